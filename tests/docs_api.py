@@ -19,6 +19,8 @@ def _load_ext() -> ModuleType:
     name = "ascreg_docs_api"
     if name in sys.modules:
         return sys.modules[name]
+    if str(EXT.parent) not in sys.path:  # its sibling module ascreg_signatures
+        sys.path.insert(0, str(EXT.parent))
     spec = importlib.util.spec_from_file_location(name, EXT)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -89,14 +89,21 @@ class ClassTemplate:
 
 
 def run_elementwise(
-    compute: Any, x: np.ndarray[Any, Any], dtype: type[Scalar], *, tile: int, blocks: int = 2
+    compute: Any,
+    x: np.ndarray[Any, Any],
+    dtype: type[Scalar],
+    *,
+    tile: int,
+    blocks: int = 2,
+    out_dtype: Any = None,
 ) -> np.ndarray[Any, Any]:
     """Run an element-wise ``compute(dst, src, count)`` over *x* as a DAG schedule would.
 
     Stands in for the operator base library's ``DAGSch`` (not public) around a ``*Custom``
     struct of a ``*_dag.h``: each of *blocks* blocks takes a contiguous share of *x*, copies it
     in *tile*-element pieces into a VECIN queue (``DataCopyPad``), calls *compute* on a VECOUT
-    tensor and copies the result out.
+    tensor and copies the result out. The result's element type is *out_dtype* (default:
+    *dtype*), as for the ``*Custom<T, U>`` structs whose output type differs.
     """
     from ascreg.basic import (
         DataCopyExtParams,
@@ -109,6 +116,7 @@ def run_elementwise(
     from ascreg.machine.kernel import __aicore__, __global__
 
     n = x.size
+    out_t = out_dtype or dtype
     share = align_up(ceil_div(n, blocks), 256 // dtype.size)
 
     @__global__
@@ -117,10 +125,10 @@ def run_elementwise(
         pipe = TPipe()
         inQue, outQue = TQue[TPosition.VECIN, 1](), TQue[TPosition.VECOUT, 1]()
         pipe.InitBuffer(inQue, 1, tile * dtype.size)
-        pipe.InitBuffer(outQue, 1, tile * dtype.size)
-        src, dst = GlobalTensor[dtype](), GlobalTensor[dtype]()
+        pipe.InitBuffer(outQue, 1, tile * out_t.size)
+        src, dst = GlobalTensor[dtype](), GlobalTensor[out_t]()
         src.SetGlobalBuffer(xGm.cast(dtype))
-        dst.SetGlobalBuffer(yGm.cast(dtype))
+        dst.SetGlobalBuffer(yGm.cast(out_t))
         start = GetBlockIdx() * share
         end = min(start + share, n)
         for offset in range(start, end, tile):
@@ -130,18 +138,18 @@ def run_elementwise(
             DataCopyPad(xLocal, src[offset], params, (False, 0, 0, 0))
             inQue.EnQue(xLocal)
             xLocal = inQue.DeQue[dtype]()
-            yLocal = outQue.AllocTensor[dtype]()
+            yLocal = outQue.AllocTensor[out_t]()
             compute(yLocal, xLocal, count)
             outQue.EnQue(yLocal)
             inQue.FreeTensor(xLocal)
-            yLocal = outQue.DeQue[dtype]()
-            DataCopyPad(dst[offset], yLocal, params)
+            yLocal = outQue.DeQue[out_t]()
+            DataCopyPad(dst[offset], yLocal, DataCopyExtParams(1, count * out_t.size, 0, 0, 0))
             outQue.FreeTensor(yLocal)
 
     gm = GlobalMemory()
-    xDevice, yDevice = to_device(gm, x, dtype), empty_device(gm, n, dtype, np.nan)
+    xDevice, yDevice = to_device(gm, x, dtype), empty_device(gm, n, out_t, np.nan)
     elementwise[ceil_div(n, share), 0, None](xDevice, yDevice)
-    return from_device(yDevice, n, dtype)
+    return from_device(yDevice, n, out_t)
 
 
 class _OpBase:

@@ -403,6 +403,10 @@ class Decls:
     """non-type template parameter -> its type's last name (``mode`` -> ``MaskMergeMode``)."""
     variables: dict[str, str] = field(default_factory=dict)
     """variable (any scope) -> the last name of its declared type."""
+    sites: dict[str, list[tuple[int, str]]] = field(
+        default_factory=lambda: collections.defaultdict(list)
+    )
+    """variable -> (token index, type) of each declaration in the file walked (not merged)."""
     macros: set[str] = field(default_factory=set)
     namespaces: set[str] = field(default_factory=set)
     """every namespace name opened."""
@@ -426,6 +430,32 @@ class Decls:
         self.names[name].add(namespace)
         self.kinds.setdefault((namespace, name), kind)
         self.paths[(namespace, name)].add(path)
+
+    def declare(self, name: str, type_: str, at: int) -> None:
+        """Record a variable *name* of *type_* declared at token *at*."""
+        self.variables.setdefault(name, type_)
+        self.sites[name].append((at, type_))
+
+    def type_at(self, name: str, at: int | None) -> str | None:
+        """The type of variable *name* as seen at token *at* of the file walked.
+
+        A name declared with different types in different functions of one file (a
+        ``copyParams`` of ``NdDmaParams`` here, of ``DataCopyExtParams`` there) takes the type
+        of its last declaration before *at* (the first one when none precedes it); elsewhere
+        (*at* None, one type, a name only an included file declares) the first type seen.
+
+        Examples
+        --------
+        >>> d = Decls()
+        >>> d.declare("p", "NdDmaParams", 3); d.declare("p", "DataCopyExtParams", 40)
+        >>> d.type_at("p", 10), d.type_at("p", 50), d.type_at("p", 1), d.type_at("p", None)
+        ('NdDmaParams', 'DataCopyExtParams', 'NdDmaParams', 'NdDmaParams')
+        """
+        sites = self.sites.get(name, ())
+        if at is None or len({type_ for _, type_ in sites}) < 2:
+            return self.variables.get(name)
+        before = [type_ for k, type_ in sites if k < at]
+        return before[-1] if before else sites[0][1]
 
     def merge(self, other: Decls) -> None:
         for name, spaces in other.names.items():
@@ -550,7 +580,7 @@ def _parameters(tokens: list[str], open_: int, close: int, decls: Decls) -> None
         if end >= 2 and is_identifier(param[end - 1]) and param[end - 1] not in CPP_KEYWORDS:
             type_ = _type_name(param, end - 1, 0)
             if type_:
-                decls.variables.setdefault(param[end - 1], type_)
+                decls.declare(param[end - 1], type_, open_)
 
 
 def walk(tokens: list[str], path: str, decls: Decls) -> None:
@@ -795,7 +825,7 @@ def walk(tokens: list[str], path: str, decls: Decls) -> None:
             ):
                 type_ = _type_name(tokens, i, max(statement, i - 12))
                 if type_ and type_ not in CPP_KEYWORDS - {"float", "bool", "int", "double"}:
-                    decls.variables.setdefault(t, type_)
+                    decls.declare(t, type_, i)
                 elif type_ == "auto":  # a variable all the same, of a type not written
                     decls.variables.setdefault(t, "")
                 if kind == "ns" and statement <= i - 1 and nxt != ")" and nxt != ":":
@@ -1065,6 +1095,10 @@ NAMESPACE_NAMES = frozenset({"AscendC", "Reg", "MicroAPI", "Simt", "std", "Std",
 OPBASE_NAMESPACES = frozenset({"Ops", "ops", "platform", "Base"})
 """The operator base library's namespaces (not AscendC, not in the operator repositories)."""
 STD_NAMESPACES = frozenset({"std", "Std"})
+NAME_PASTING_MACROS = frozenset({"ASCENDC_TPL_ARGS_DECL"})
+"""Macros that paste their first argument into a name they declare: the ``Quantize`` of
+``ASCENDC_TPL_ARGS_DECL(Quantize, ...)`` names an op's tiling key set (``x`` in the header's
+``#define ASCENDC_TPL_ARGS_DECL(x, ...)``), not a use of the API ``Quantize``."""
 
 
 def kernel_paths(paths: Iterable[str]) -> list[str]:
@@ -1246,6 +1280,8 @@ class KernelScanner:
             if found:
                 yield from found
             i = j  # template arguments are scanned for their own uses
+            if t in NAME_PASTING_MACROS and tokens[j : j + 1] == ["("]:
+                i = j + 2  # the pasted name is no use
 
     def _resolve(
         self, chain: list[str], template: tuple[str, ...] | None, *, vf: bool
@@ -1394,7 +1430,7 @@ class KernelScanner:
         if is_identifier(t):
             if t == "this":
                 return None
-            return self.local.variables.get(t)
+            return self.local.type_at(t, j if tokens is self.tokens else None)
         return None
 
 
@@ -1672,7 +1708,7 @@ class Census:
             for included in repo.closure(path):
                 local.merge(decls_for(included))
             own = decls_for(path)
-            local.vf_spans = own.vf_spans
+            local.vf_spans, local.sites = own.vf_spans, own.sites
             tokens, bodies = tokens_of[path]
             self.add_file(repo.tree.name + ":" + path, tokens, bodies, local)
 
@@ -1689,7 +1725,7 @@ class Census:
             own.add((), name, "macro", path)
         walk(tokens, path, own)
         local.merge(own)
-        local.vf_spans = own.vf_spans
+        local.vf_spans, local.sites = own.vf_spans, own.sites
         self.add_file(path, tokens, bodies, local)
 
     def add_file(self, path: str, tokens: list[str], bodies: list[str], local: Decls) -> None:

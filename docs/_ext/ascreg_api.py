@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ascreg_signatures import cpp_spellings, signatures_of
+
 API_MODULES: tuple[tuple[str, str, str], ...] = (
     # (documented name, import path, title)
     ("ascreg", "ascreg", "ascreg: dtypes, registers, memory, Ref, policy"),
@@ -65,6 +67,11 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.machine.block", "ascreg.machine.block", "Internals: the running block"),
     ("ascreg.machine.kernel", "ascreg.machine.kernel", "Internals: the kernel runtime"),
     ("ascreg.machine.coop", "ascreg.machine.coop", "Internals: blocks and SyncAll phases"),
+    (
+        "ascreg.machine.crosscore",
+        "ascreg.machine.crosscore",
+        "Internals: mixed launches and cross-core flags",
+    ),
     ("ascreg.machine.races", "ascreg.machine.races", "Internals: cross-block GM races"),
     ("ascreg.machine.sync", "ascreg.machine.sync", "Internals: pipes and events"),
     ("ascreg.machine.sysregs", "ascreg.machine.sysregs", "Internals: system registers, core sync"),
@@ -404,18 +411,36 @@ def page_rst(page: Page, napoleon: Any = None) -> str:
         if page.kind == "enum":
             out.append("   :undoc-members:\n   :member-order: bysource\n")
         out.append("\n")
+    elif page.kind == "function" and (stubbed := signatures_of(page.obj)):
+        # the stub's typed overloads, not the run-time ``Any`` (ascreg_signatures)
+        out.append(_function_directive(page.name, stubbed))
+        out.append(_indent(_body(page, napoleon)) + "\n\n")
     elif page.kind == "function":
         out.append(f".. autofunction:: {full}\n\n")
     else:
         out.append(f".. py:data:: {page.name}\n   :value: {_value_text(page.obj)}\n\n")
-        body = page.doc or "(no docstring)"
-        if napoleon is not None:
-            body = "\n".join(napoleon(body))
-        out.append(_indent(body) + "\n\n")
+        out.append(_indent(_body(page, napoleon)) + "\n\n")
+    spellings = cpp_spellings(page.module, page.name)
+    if spellings and page.kind != "module":
+        # plain text the search indexes: ``AscendC::Reg::Compare`` finds this page
+        shown = " or ".join(f"``{s}``" for s in spellings)
+        out.append(f".. rubric:: C++ spelling\n\n{shown}\n\n")
     if page.spec is not None:
         out.append(".. rubric:: Dtype support\n\n")
         out.append(f".. include:: /api/generated/dtypes/{page.spec.name}.rst\n\n")
     return "".join(out)
+
+
+def _body(page: Page, napoleon: Any) -> str:
+    body = page.doc or "(no docstring)"
+    return "\n".join(napoleon(body)) if napoleon is not None else body
+
+
+def _function_directive(name: str, signatures: list[str]) -> str:
+    prefix = ".. py:function:: "
+    lines = [f"{prefix}{name}{signatures[0]}"]
+    lines += [f"{' ' * len(prefix)}{name}{sig}" for sig in signatures[1:]]
+    return "\n".join(lines) + "\n\n"
 
 
 def _value_text(obj: Any) -> str:

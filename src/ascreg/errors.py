@@ -37,6 +37,9 @@ import attrs
 
 CALL_MARKER = "_ascreg_call"
 """Name of the local variable through which a public entry point names itself on the stack."""
+PURE_MARKER = "_ascreg_pure"
+"""Attribute (True) of a method that only computes a new value from its object and arguments
+(``Pointer.cast``): a batched VF loop may call it on a parameter annotated with its class."""
 FORWARDER_MARKER = "_ascreg_forwarder"
 """Attribute (True) of an op's own entry point, the function every call of the op goes through
 (a batched VF loop's plan records those calls, :mod:`ascreg.engine.plans`)."""
@@ -268,6 +271,14 @@ PAST_ALLOCATION = {
 """The values of ``past_allocation`` and what each does."""
 
 
+PROGRESS = {
+    "auto": "a long launch shows its progress when standard error is a terminal, outside CI",
+    "on": "a long launch always shows its progress on standard error",
+    "off": "launches never show progress",
+}
+"""The values of ``progress`` and what each does."""
+
+
 EXECUTIONS = {
     "batched": "run a VF loop as one batched computation when that gives the eager result",
     "eager": "run every VF loop iteration by iteration (for print and pdb debugging)",
@@ -301,11 +312,16 @@ class Policy:
         None (default), or the path of a trace file: everything that runs is recorded
         (:mod:`ascreg.profile`) and the estimated pipe timeline is written there when the policy
         ends (``ascreg.profile.last()`` is that profile).
+    progress
+        ``"auto"`` (default): a launch that runs longer than two seconds shows a progress line
+        (blocks done, time left) on standard error when that is a terminal and the ``CI``
+        environment variable is unset; ``"on"``: whatever standard error is; ``"off"``: never
+        (:mod:`ascreg.machine.progress`).
 
     Examples
     --------
-    >>> Policy().undefined, Policy().execution, Policy().past_allocation
-    ('error', 'batched', 'error')
+    >>> Policy().undefined, Policy().execution, Policy().past_allocation, Policy().progress
+    ('error', 'batched', 'error', 'auto')
     """
 
     undefined: Literal["error", "warn"] = attrs.field(
@@ -319,6 +335,9 @@ class Policy:
     )
     profile: str | None = attrs.field(
         default=None, validator=attrs.validators.optional(attrs.validators.instance_of(str))
+    )
+    progress: Literal["auto", "on", "off"] = attrs.field(
+        default="auto", validator=attrs.validators.in_(tuple(PROGRESS))
     )
 
 
@@ -354,6 +373,7 @@ def set_policy(
     execution: Literal["batched", "eager"] | None = None,
     past_allocation: Literal["error", "chip"] | None = None,
     profile: str | Literal[False] | None = None,
+    progress: Literal["auto", "on", "off"] | None = None,
 ) -> Policy:
     """Set the policy and return the previous one (a setting not given stays as it is).
 
@@ -378,7 +398,9 @@ def set_policy(
     execution = previous.execution if execution is None else execution
     if past_allocation is None:
         past_allocation = previous.past_allocation
+    progress = previous.progress if progress is None else progress
     _checked("undefined", undefined, POLICIES)
+    _checked("progress", progress, PROGRESS)
     _checked("execution", execution, EXECUTIONS)
     _checked("past_allocation", past_allocation, PAST_ALLOCATION)
     if profile is not None and profile is not False and not (isinstance(profile, str) and profile):
@@ -389,7 +411,11 @@ def set_policy(
         )
     path = previous.profile if profile is None else profile or None
     _policy = Policy(
-        undefined=undefined, execution=execution, past_allocation=past_allocation, profile=path
+        undefined=undefined,
+        execution=execution,
+        past_allocation=past_allocation,
+        profile=path,
+        progress=progress,
     )
     if profile is not None and PROFILE_SWITCH:
         PROFILE_SWITCH[0](path)
@@ -403,6 +429,7 @@ def policy(
     execution: Literal["batched", "eager"] | None = None,
     past_allocation: Literal["error", "chip"] | None = None,
     profile: str | Literal[False] | None = None,
+    progress: Literal["auto", "on", "off"] | None = None,
 ) -> Iterator[Policy]:
     """Apply a policy inside a ``with`` block (what is not given stays as it is).
 
@@ -419,7 +446,11 @@ def policy(
     ('eager', 'error')
     """
     previous = set_policy(
-        undefined=undefined, execution=execution, past_allocation=past_allocation, profile=profile
+        undefined=undefined,
+        execution=execution,
+        past_allocation=past_allocation,
+        profile=profile,
+        progress=progress,
     )
     try:
         yield _policy
@@ -432,6 +463,7 @@ def policy(
             execution=previous.execution,
             past_allocation=previous.past_allocation,
             profile=restored,
+            progress=previous.progress,
         )
 
 

@@ -446,3 +446,12 @@ def test_gelus_match_the_reference(name: str, dtype: Any, high: bool, tmp: bool,
     else:
         want = [ref.gelu_lane(name, b, dtype) for b in bits]
     assert same_lanes(got, want, dtype)
+
+
+def test_the_literal_all_lists_every_table_api_and_config() -> None:
+    """``__all__`` is literal (type checkers read only literal lists): it misses no table entry."""
+    from ascreg.basic import _adv_math
+
+    made = set(_adv_math.API) | {cls.__name__ for cls in _adv_math.CONFIGS.values()}
+    assert made <= set(_adv_math.__all__)
+    assert len(_adv_math.__all__) == len(set(_adv_math.__all__))

@@ -296,7 +296,7 @@ def test_kernel_types() -> None:
     with block(BlockContext()):
         KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0)
         for kind in (KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIC_1_1, KERNEL_TYPE_MIX_AIC_1_2):
-            with pytest.raises(UnsupportedError, match="starts cube cores"):
+            with pytest.raises(UnsupportedError, match="does not match the kernel's __vector__"):
                 KERNEL_TASK_TYPE_DEFAULT(kind)
         with pytest.raises(AscregTypeError, match="not a KernelMetaType"):
             KERNEL_TASK_TYPE_DEFAULT(0)  # type: ignore[arg-type]

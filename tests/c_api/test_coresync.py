@@ -207,10 +207,13 @@ def test_inter_arrive_reaches_later_blocks_block_arrive_does_not() -> None:
 
 
 @pytest.mark.rows("asc_sync_intra_arrive", "asc_sync_intra_wait")
-def test_intra_signals_go_to_the_cube_core_which_is_not_emulated() -> None:
+def test_intra_signals_of_a_vector_only_kernel_reach_no_cube_core() -> None:
+    """A __mix__(1, 2) launch runs the cube core (tests/basic/test_crosscore.py)."""
     with block(BlockContext()):
         C.asc_sync_intra_arrive(C.PIPE_S, 1)
-        with pytest.raises(SyncError, match="ascreg emulates no cube core"):
+        with pytest.raises(
+            SyncError, match=r"this launch runs no cube core \(declare the kernel __mix__\(1, 2\)\)"
+        ):
             C.asc_sync_intra_wait(C.PIPE_S, 1)
         with pytest.raises(AscregTypeError, match=r"sync_id 16 is outside \[0, 15\]"):
             C.asc_sync_intra_arrive(C.PIPE_S, 16)

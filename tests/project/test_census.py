@@ -336,3 +336,55 @@ def test_what_a_macro_declares_is_kernel_local(macro: str) -> None:
     found.add_text("op/op_kernel/arch35/k.h", kernel, {})
     found.classify()
     assert "value" not in {name for (_, name, _) in found.entries}
+
+
+def test_a_variable_redeclared_with_another_type_takes_the_nearest_declaration() -> None:
+    """``copyParams`` is an ``NdDmaParams`` in one function and a ``DataCopyExtParams`` in the
+    next (layer_norm_v3): its fields there are ``DataCopyExtParams``'s (issue 25)."""
+    headers = {
+        "include/x.h": "namespace AscendC {\n"
+        "template <typename T, int D> struct NdDmaParams { int loopInfo; T constantValue; };\n"
+        "struct DataCopyExtParams { uint32_t blockCount; uint32_t blockLen; };\n}",
+    }
+    pages = {
+        "SIMD-API/基础API/其他/X.md": "# X\n`NdDmaParams` `loopInfo` `DataCopyExtParams` "
+        "`blockCount` `blockLen`"
+    }
+    kernel = """
+using namespace AscendC;
+__aicore__ inline void A() {
+    AscendC::NdDmaParams<float, 2> copyParams = {info, 0};
+    copyParams.loopInfo = 1;
+}
+__aicore__ inline void B() {
+    DataCopyExtParams copyParams;
+    copyParams.blockCount = 1;
+    copyParams.blockLen = 4;
+}
+"""
+    found = census.Census(census.ApiIndex.from_headers(headers), census.DocIndex.from_pages(pages))
+    found.add_text("op/op_kernel/arch35/k.h", kernel, {})
+    found.classify()
+    names = {name for (_, name, _) in found.entries}
+    assert {
+        "NdDmaParams::loopInfo",
+        "DataCopyExtParams::blockCount",
+        "DataCopyExtParams::blockLen",
+    } <= names
+    assert not {"NdDmaParams::blockCount", "NdDmaParams::blockLen"} & names
+
+
+def test_the_name_a_tiling_key_declaration_pastes_is_no_use() -> None:
+    headers = {"include/x.h": "namespace AscendC { template <typename T> void Quantize(T x); }"}
+    pages = {"SIMD-API/高阶API/量化操作/Quantize.md": "# Quantize\n"}
+    kernel = (
+        "ASCENDC_TPL_ARGS_DECL(Quantize, ASCENDC_TPL_UINT_DECL(mode, 2, ASCENDC_TPL_UI_LIST, 0));\n"
+        "__aicore__ inline void F(float x) { AscendC::Quantize(x); }\n"
+    )
+    found = census.Census(census.ApiIndex.from_headers(headers), census.DocIndex.from_pages(pages))
+    found.add_text("op/op_kernel/arch35/k.h", kernel.split("\n")[0] + "\n", {})
+    found.classify()
+    assert "Quantize" not in {name for (_, name, _) in found.entries}
+    found.add_text("op/op_kernel/arch35/k2.h", kernel, {})
+    found.classify()
+    assert "Quantize" in {name for (_, name, _) in found.entries}

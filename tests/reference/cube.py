@@ -33,6 +33,31 @@ def nd2nz(dst: np.ndarray, src: np.ndarray, p: Any, c0: int) -> None:
                     dst[at] = 0
 
 
+def dn2nz(dst: np.ndarray, src: np.ndarray, p: Any, c0: int, small_c0: bool = False) -> None:
+    """DN2NZ: element (r, c) of DN matrix i is GM ``i * srcDnMatrixStride + c * srcDValue + r``.
+
+    Its NZ place is ND2NZ's; with SmallC0 each row holds 4 elements (``dValue <= 4``, zero
+    padded), rows back to back, and the matrix is zero-padded to a whole 32-byte block.
+    """
+    size = C0_BYTES // c0
+    width = 4 if small_c0 else -(-p.dValue // c0) * c0
+
+    def place(r: int, c: int) -> int:
+        if small_c0:
+            return r * 4 + c
+        return (c // c0) * p.dstNzC0Stride * c0 + r * p.dstNzNStride * c0 + c % c0
+
+    for i in range(p.dnNum):
+        base = i * p.dstNzMatrixStride
+        if small_c0:
+            tail = -(-p.nValue * 4 * size // C0_BYTES) * C0_BYTES // size
+            dst[base : base + tail] = 0
+        for r in range(p.nValue):
+            for c in range(width):
+                value = src[i * p.srcDnMatrixStride + c * p.srcDValue + r] if c < p.dValue else 0
+                dst[base + place(r, c)] = value
+
+
 def load_v2(dst: np.ndarray, src: np.ndarray, p: Any) -> None:
     """A non-transposing LoadData2DParamsV2 on flat byte arrays."""
     for k in range(p.kStep):
@@ -137,3 +162,34 @@ def qf322b8_pre(data: float, word: int, relu_alpha: float) -> int:
     quant = int(np.round(np.clip(value, -256, 255))) + offset
     low, high = (-128, 127) if signed else (0, 255)
     return int(np.clip(quant, low, high))
+
+
+def img2col_nz(dst: np.ndarray, fmap: np.ndarray, p: Any, pad: Any, dst_stride: int) -> None:
+    """The img2col load into L0A: window element (m, k) of the expanded matrix, NZ in *dst*.
+
+    *fmap* is the flat NC1HWC0 feature map (one image); row m is output pixel
+    (m // Wo, m % Wo); column k is (channel block, kernel row, kernel column, channel); a tap
+    outside the image reads *pad*. Fractals are 16 rows of C0; K column blocks are
+    *dst_stride* fractals apart.
+    """
+    c0 = C0_BYTES // fmap.itemsize
+    left, right, top, bottom = p.padList
+    fh, fw = p.filterH, p.filterW
+    ho = (p.l1H + top + bottom - ((fh - 1) * p.dilationFilterH + 1)) // p.strideH + 1
+    wo = (p.l1W + left + right - ((fw - 1) * p.dilationFilterW + 1)) // p.strideW + 1
+    assert ho > 0 and wo > 0
+    for m in range(p.mStartPt, p.mStartPt + p.mExtension):
+        oh, ow = divmod(m, wo)
+        for k in range(p.kStartPt, p.kStartPt + p.kExtension):
+            block, rest = divmod(k, fh * fw * c0)
+            tap, lane = divmod(rest, c0)
+            kh, kw = divmod(tap, fw)
+            y = oh * p.strideH + kh * p.dilationFilterH - top
+            x = ow * p.strideW + kw * p.dilationFilterW - left
+            if 0 <= y < p.l1H and 0 <= x < p.l1W:
+                value = fmap[((block * p.l1H + y) * p.l1W + x) * c0 + lane]
+            else:
+                value = pad
+            i, j = m - p.mStartPt, k - p.kStartPt
+            fractal = (j // c0) * dst_stride + i // 16
+            dst[fractal * 16 * c0 + (i % 16) * c0 + j % c0] = value

@@ -16,6 +16,7 @@ from ascreg import (
     fp8_e5m2_t,
     half,
     hifloat8_t,
+    int16_t,
     int32_t,
     uint64_t,
 )
@@ -104,3 +105,49 @@ def antiquant_channel_element(x: int, src: type[Scalar], dst: type[Scalar], offs
     wide = convert_element(x, src, half, RoundMode.CAST_RINT, False)
     narrow = convert_element(wide, half, dst, RoundMode.CAST_RINT, False)
     return binary("Mul", dst, binary("Add", dst, narrow, offset), scale)
+
+
+def antiquantize_element(x: int, src: type[Scalar], dst: type[Scalar], param_t: type[Scalar],
+                         offset: int | None, scale: int) -> int:  # fmt: skip
+    """``AntiQuantize`` of one element's bits (AntiQuantize.md; every policy of an 8-bit
+    source computes in float): the source widens to float (fp8 directly, int8_t / hifloat8_t
+    through half), the *offset* (bits of *param_t*; None: no offset) is added and the *scale*
+    multiplied, each rounded to float, then the result is cast to *dst* to nearest even,
+    saturating (a float *dst* keeps it)."""
+    if src in (fp8_e4m3fn_t, fp8_e5m2_t):
+        y = convert_element(x, src, float32_t, RoundMode.CAST_RINT, False)
+    else:
+        wide = convert_element(x, src, half, RoundMode.CAST_RINT, False)
+        y = convert_element(wide, half, float32_t, RoundMode.CAST_RINT, False)
+    if offset is not None:
+        y = binary("Add", float32_t, y, encode_float(decode_float(offset, param_t), float32_t))
+    y = binary("Mul", float32_t, y, encode_float(decode_float(scale, param_t), float32_t))
+    if dst is float32_t:
+        return y
+    return convert_element(y, float32_t, dst, RoundMode.CAST_RINT, True)
+
+
+QUANTIZE_INT8_ROUNDINGS = (RoundMode.CAST_RINT, RoundMode.CAST_ROUND, RoundMode.CAST_FLOOR,
+                           RoundMode.CAST_CEIL, RoundMode.CAST_TRUNC)  # fmt: skip
+
+
+def quantize_element(x: int, src: type[Scalar], dst: type[Scalar], param_t: type[Scalar],
+                     scale: int, offset: int | None, rounding: RoundMode) -> int:  # fmt: skip
+    """``Quantize`` of one element's bits (Quantize.md, quantize_impl.h): the source widened to
+    float, times the *scale* then plus the *offset* (bits of *param_t*; None: no offset), each
+    rounded to float; then, saturating, to fp8 to nearest even; to hifloat8 with *rounding*
+    when it is CAST_ROUND or CAST_HYBRID, else CAST_ROUND; to int8 through int16 (*rounding*
+    when the table lists it for int8, else CAST_RINT), half and int8 to nearest even."""
+    y = x if src is float32_t else convert_element(x, src, float32_t, RoundMode.CAST_RINT, False)
+    y = binary("Mul", float32_t, y, encode_float(decode_float(scale, param_t), float32_t))
+    if offset is not None:
+        y = binary("Add", float32_t, y, encode_float(decode_float(offset, param_t), float32_t))
+    if dst in (fp8_e4m3fn_t, fp8_e5m2_t):
+        return convert_element(y, float32_t, dst, RoundMode.CAST_RINT, True)
+    if dst is hifloat8_t:
+        keep = rounding in (RoundMode.CAST_ROUND, RoundMode.CAST_HYBRID)
+        return convert_element(y, float32_t, dst, rounding if keep else RoundMode.CAST_ROUND, True)
+    mode = rounding if rounding in QUANTIZE_INT8_ROUNDINGS else RoundMode.CAST_RINT
+    wide = convert_element(y, float32_t, int16_t, mode, True)
+    narrow = convert_element(wide, int16_t, half, RoundMode.CAST_RINT, True)
+    return convert_element(narrow, half, dst, RoundMode.CAST_RINT, True)

@@ -4,6 +4,7 @@
   ``stubs/ascreg/<surface>/``.
 * :mod:`stubgen.typetests_reg`, ``typetests_c_api``, ``typetests_simt``, ``typetests_basic`` render
   ``tests/typing/generated/{accept,reject}_<surface>.py``.
+* :mod:`stubgen.enums` renders the stubs of modules whose names are enum members made globals.
 * :mod:`stubgen.shared` renders ``stubs/ascreg/_typing.pyi``, the aliases the stub modules share.
 * :mod:`stubgen.common` holds what they share.
 
@@ -21,6 +22,7 @@ from ascreg._spec import SPECS, BasicShape, CShape, RegShape, SimtShape
 from stubgen.basic import render_basic_module
 from stubgen.c_api import render_c_module
 from stubgen.common import ROOT, stub_modules, surface_rows
+from stubgen.enums import ENUM_GLOBAL_MODULES, render_enum_globals
 from stubgen.exports import EXPORT_FILES, STAR_MODULES, render_exports, render_star_tests
 from stubgen.header import HEADER, render_header
 from stubgen.reg import render_module
@@ -56,6 +58,9 @@ def outputs() -> dict[Path, str]:
         files[stubs / f"{module}.pyi"] = render_basic_module(module)
     files[gen / "accept_basic.py"] = render_basic_tests("accept")
     files[gen / "reject_basic.py"] = render_basic_tests("reject")
+    for module in ENUM_GLOBAL_MODULES:
+        path = stubs.joinpath(*module.split(".")[1:]).with_suffix(".pyi")
+        files[path] = render_enum_globals(module)
     files[HEADER] = render_header()
     for source in EXPORT_FILES:
         files[ROOT / source] = render_exports(ROOT / source)

@@ -821,6 +821,9 @@ def _basic_declaration(name: str, value: object, template: types.ModuleType) -> 
     """The C++ declaration of one ``ascreg.basic`` object (empty: nothing to declare)."""
     if isinstance(value, type) and issubclass(value, enum.Enum):
         return f"using {name} = {enum_name(value)};"  # an alias (QuePosition is TPosition)
+    declare = getattr(value, "cpp_declaration", None)
+    if callable(declare):  # a per-core value (ASCEND_IS_AIV, g_coreType): one core's view
+        return str(declare(name))
     if isinstance(value, bool):
         return f"constexpr bool {name} = {'true' if value else 'false'};"
     if isinstance(value, int) and not isinstance(value, enum.Enum):
@@ -878,6 +881,8 @@ def _template_head(sig: object, template: types.ModuleType, variadic: bool = Fal
         if kind is template.TYPENAME:
             head = f"typename {pname}"
             spelled = "DefaultType"
+        elif (constant := _constant_name(default)) is not None:
+            head, spelled = f"const auto& {pname}", f"AscendC::{constant}"  # a struct constant
         else:
             head = {template.INTEGER: "int64_t", template.BOOLEAN: "bool"}.get(kind, "auto")
             head = f"{head} {pname}"
@@ -890,6 +895,14 @@ def _template_head(sig: object, template: types.ModuleType, variadic: bool = Fal
     if variadic:
         params.append("typename... A")
     return f"template <{', '.join(params)}>"
+
+
+def _constant_name(value: object) -> str | None:
+    """The ``ascreg.basic`` name of a struct constant (``CFG_ROW_MAJOR``), or None."""
+    if value is None or isinstance(value, bool | int | float | str | enum.Enum | type):
+        return None
+    basic = vars(importlib.import_module("ascreg.basic"))
+    return next((name for name, found in basic.items() if found is value), None)
 
 
 def _default_text(value: object) -> str:

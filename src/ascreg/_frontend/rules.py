@@ -37,6 +37,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor, RegTraitNumOne
 
@@ -120,6 +122,22 @@ def access_address(post: bool, address: Any, rest: tuple[Any, ...], batch: Any) 
             batch.carried_pointer(address, rest[0])
         return address
     return batch.address(address)
+
+
+def mask_access_address(post: bool, address: Any, rest: tuple[Any, ...], batch: Any) -> Any:
+    """Return the address of a ``MaskReg`` load to run a batch with, or None.
+
+    As :func:`access_address`, but a MaskReg post-update stride counts bytes: it must be a
+    whole number of the pointer's elements (None otherwise: the loop runs eagerly).
+    """
+    if not post:
+        return batch.address(address)
+    pointer = address.value if isinstance(address, Ref) else None
+    size = getattr(getattr(pointer, "dtype", None), "size", 0)
+    if len(rest) != 1 or not isinstance(rest[0], int | np.integer) or not size:
+        return None
+    stride = int(rest[0])  # (a uint16_t stride as the C++ declares it)
+    return None if stride % size else access_address(post, address, (stride // size,), batch)
 
 
 def one_block(reg: Any, post: bool) -> bool:

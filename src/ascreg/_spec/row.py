@@ -12,6 +12,7 @@ import attrs
 from ascreg._dtypes import Scalar
 from ascreg._spec.shapes import REGISTER_FILE_KINDS, CShape, RegShape, Shape
 from ascreg.errors import IllegalDtypeError
+from ascreg.machine.complex import refuse_complex
 
 Combo = tuple[type[Scalar], ...]
 """One legal dtype combination: one dtype per role."""
@@ -159,8 +160,13 @@ class OpSpec:
         return dtypes in self._legal
 
     def check(self, *dtypes: type[Scalar]) -> None:
-        """Raise :class:`~ascreg.errors.IllegalDtypeError` unless *dtypes* is legal."""
+        """Raise :class:`~ascreg.errors.IllegalDtypeError` unless *dtypes* is legal.
+
+        A complex operand (``complex32`` / ``complex64``) raises
+        :class:`~ascreg.errors.UnsupportedError` instead: see :mod:`ascreg.machine.complex`.
+        """
         if dtypes not in self._legal:
+            refuse_complex(self.spelling, *dtypes)
             raise IllegalDtypeError(
                 f"illegal dtypes ({self.describe(dtypes)}); legal: {self.legal_text()}",
                 call=self.spelling,

@@ -317,7 +317,7 @@ SRC_BLOCK = DATA_BLOCK // 4
 """``params.n`` is a multiple of 8: an int32 row fills whole 32-byte blocks."""
 
 
-def _dequant_rows(call: str, t: TemplateArgs, dst: Any, src: Any, scale: Any,
+def dequant_rows(call: str, t: TemplateArgs, dst: Any, src: Any, scale: Any,
                   params: tuple[int, int, int]) -> None:  # fmt: skip
     m, n, count = params
     block = DATA_BLOCK // t.dstT.size
@@ -386,7 +386,7 @@ def _dequant(t: TemplateArgs, *args: Any) -> None:
             "calCount or nothing)",
             call=call,
         )
-    _dequant_rows(call, t, dst, src, scale, params)
+    dequant_rows(call, t, dst, src, scale, params)
 
 
 def _scale_type(value: Any) -> Any:

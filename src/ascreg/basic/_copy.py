@@ -18,9 +18,10 @@ import numpy as np
 
 from ascreg._dtypes import Scalar
 from ascreg._frontend import operands
-from ascreg.basic._cube import Nd2NzParams, cube_copy, is_cube_copy
+from ascreg.basic._cube import Dn2NzParams, Nd2NzParams, cube_copy, is_cube_copy
 from ascreg.basic._nddma import NdDmaConfig, NdDmaParams, kDefaultNdDmaConfig, nddma_copy
 from ascreg.basic._template import (
+    BOOLEAN,
     INTEGER,
     TYPENAME,
     FunctionTemplate,
@@ -184,10 +185,11 @@ def _run(d: Pointer[Any], s: Pointer[Any], burst: Burst, call: str) -> None:
 def _DataCopy(
     dst: Any,
     src: Any,
-    count: int | DataCopyParams | NdDmaParams | Nd2NzParams,
+    count: int | DataCopyParams | NdDmaParams | Nd2NzParams | Dn2NzParams,
     *,
     dim: int | None = None,
     config: NdDmaConfig | None = None,
+    enableSmallC0: bool = False,
 ) -> None:
     """``DataCopy(dst, src, count | DataCopyParams | NdDmaParams)``: GM -> UB (MTE2) or UB -> GM (MTE3).
 
@@ -195,6 +197,8 @@ def _DataCopy(
     multiple of 32 bytes (the chip silently rounds it down; ascreg refuses). The
     ``DataCopyParams`` form copies ``blockCount`` blocks of ``blockLen`` DataBlocks with
     ``srcStride`` / ``dstStride`` DataBlocks between them; a zero count or length is a no-op.
+    ``Nd2NzParams`` / ``Dn2NzParams`` are the cube core's GM -> L1 copies (``DataCopy[T,
+    enableSmallC0]``, see :func:`ascreg.basic._cube.cube_copy`).
     The ``NdDmaParams<T, dim>`` form, ``DataCopy[T, dim, config](dst, src, params)``, is the
     n-dimensional GM -> UB copy (NDDMA) of :mod:`ascreg.basic._nddma`.
 
@@ -214,8 +218,8 @@ def _DataCopy(
     [8.0, 15.0, 24.0, 31.0]
     """
     _ascreg_call = "DataCopy"
-    if is_cube_copy(dst, src, count):
-        cube_copy(dst, src, count)
+    if is_cube_copy(dst, src, count) or enableSmallC0:
+        cube_copy(dst, src, count, enableSmallC0)
         return
     d, s = _pair(dst, src)
     if isinstance(count, NdDmaParams):
@@ -245,6 +249,7 @@ def _DataCopy(
 
 DataCopy = function_template(
     Signature(T=TYPENAME),
+    Signature(T=TYPENAME, enableSmallC0=BOOLEAN),
     Signature(T=TYPENAME, dim=INTEGER, config=(instance_of(NdDmaConfig), kDefaultNdDmaConfig)),
     name="DataCopy",
 )(_DataCopy)

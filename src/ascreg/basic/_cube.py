@@ -1,13 +1,13 @@
-"""The cube core in the basic API (dav-3510): ND2NZ copies, ``LoadData``, ``Mmad``, ``Fixpipe``.
+"""The cube core in the basic API (dav-3510): ND2NZ / DN2NZ copies, ``LoadData``, ``Mmad``, ...
 
 A matmul moves A and B from GM to L1 with an ND -> NZ conversion (``DataCopy(dst, src,
-Nd2NzParams)``, ``PIPE_MTE2``), from L1 to L0A / L0B in 512-byte fractals (``LoadData``,
-``PIPE_MTE1``), multiplies into L0C (``Mmad``, ``PIPE_M``) and moves L0C to GM with an NZ -> ND
-conversion, a cast and an optional ReLU (``Fixpipe``, ``PIPE_FIX``). Each step's accesses go
-to the block's pipe tracker, so a kernel must order them with ``SetFlag`` / ``WaitFlag`` of
-``HardEvent::MTE2_MTE1``, ``MTE1_M`` and ``M_FIX`` as on the chip. The layouts and the
-accumulation model are in :mod:`ascreg.core.cube`; what the documents leave open is listed in
-docs/limitations.md.
+Nd2NzParams)``, or ``Dn2NzParams`` for a matrix stored column by column; ``PIPE_MTE2``), from L1
+to L0A / L0B in 512-byte fractals (``LoadData``, ``PIPE_MTE1``), multiplies into L0C (``Mmad``,
+``PIPE_M``) and moves L0C to GM with an NZ -> ND conversion, a cast and an optional ReLU
+(``Fixpipe``, ``PIPE_FIX``). Each step's accesses go to the block's pipe tracker, so a kernel
+must order them with ``SetFlag`` / ``WaitFlag`` of ``HardEvent::MTE2_MTE1``, ``MTE1_M`` and
+``M_FIX`` as on the chip. The layouts and the accumulation model are in :mod:`ascreg.core.cube`;
+what the documents leave open is listed in docs/limitations.md.
 
 Examples
 --------
@@ -59,7 +59,14 @@ from ascreg._dtypes import (
     uint64_t,
 )
 from ascreg._frontend import operands
-from ascreg.basic._template import ClassTemplate, Signature, member_of
+from ascreg.basic._template import (
+    TYPENAME,
+    ClassTemplate,
+    Signature,
+    function_template,
+    instance_of,
+    member_of,
+)
 from ascreg.basic._tensor import GlobalTensor, LocalTensor
 from ascreg.core import cube as core
 from ascreg.core.convert import decode
@@ -67,7 +74,10 @@ from ascreg.errors import AlignmentError, AscregError, AscregTypeError, Unsuppor
 from ascreg.machine.block import BlockContext, current_block
 from ascreg.machine.cube import C0_BYTES, FRACTAL_BYTES, POSITION_BUFFERS, cube_buffers
 from ascreg.machine.memory import GmPtr, Pointer
+from ascreg.machine.races import atomic_access
+from ascreg.machine.store_atomic import combine
 from ascreg.machine.sync import COPY_PIPES, PIPE_FIX, PIPE_M, PIPE_MTE1, PIPE_MTE2, Pipe
+from ascreg.machine.sysregs import SYSREGS_STATE
 
 ROWS = core.FRACTAL_ROWS
 
@@ -92,6 +102,33 @@ class Nd2NzParams:
     nValue: int = 0
     dValue: int = 0
     srcNdMatrixStride: int = 0
+    srcDValue: int = 0
+    dstNzC0Stride: int = 0
+    dstNzNStride: int = 0
+    dstNzMatrixStride: int = 0
+
+
+@attrs.define
+class Dn2NzParams:
+    """``AscendC::Dn2NzParams`` (dav-3510): a GM -> L1 copy that turns DN matrices into NZ.
+
+    A DN matrix of ``nValue`` rows by ``dValue`` columns is stored column by column: GM holds
+    ``dValue`` lines of ``nValue`` elements, ``srcDValue`` elements apart (so element ``(r, c)``
+    is at ``c * srcDValue + r``); ``dnNum`` matrices lie ``srcDnMatrixStride`` elements apart.
+    Each lands in L1 as the NZ form of the ``nValue x dValue`` matrix, laid out as
+    :class:`Nd2NzParams` lays it (``dstNzC0Stride``, ``dstNzNStride``, ``dstNzMatrixStride``):
+    DN -> NZ is ND -> ZN of the stored lines.
+
+    Examples
+    --------
+    >>> Dn2NzParams(1, 40, 56, 0, 40, 48, 1, 0).srcDValue
+    40
+    """
+
+    dnNum: int = 0
+    nValue: int = 0
+    dValue: int = 0
+    srcDnMatrixStride: int = 0
     srcDValue: int = 0
     dstNzC0Stride: int = 0
     dstNzNStride: int = 0
@@ -184,6 +221,38 @@ class CO2Layout(enum.Enum):
     NZ = 0
     ROW_MAJOR = 1
     COLUMN_MAJOR = 2
+
+
+@attrs.frozen
+class FixpipeConfig:
+    """``AscendC::FixpipeConfig`` (dav-3510): ``Fixpipe``'s template parameter ``config``.
+
+    ``format`` is the layout the move writes (its params are ``FixpipeParamsArch3510<format>``);
+    ``isToUB`` says the destination is UB. The documented constants are :data:`CFG_ROW_MAJOR`
+    (the default: NZ2ND), :data:`CFG_NZ` and :data:`CFG_COLUMN_MAJOR` (NZ2DN).
+
+    Examples
+    --------
+    >>> FixpipeConfig(CO2Layout.NZ), CFG_COLUMN_MAJOR.format.name
+    (FixpipeConfig(format=<CO2Layout.NZ: 0>, isToUB=False), 'COLUMN_MAJOR')
+    """
+
+    format: CO2Layout = attrs.field(validator=attrs.validators.instance_of(CO2Layout))
+    isToUB: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
+
+
+CFG_NZ = FixpipeConfig(CO2Layout.NZ)
+"""``CFG_NZ``: ``Fixpipe`` writes NZ fractals (NZ2NZ).
+
+Examples
+--------
+>>> CFG_NZ.format.name
+'NZ'
+"""
+CFG_ROW_MAJOR = FixpipeConfig(CO2Layout.ROW_MAJOR)
+"""``CFG_ROW_MAJOR``: ``Fixpipe`` writes ND rows (NZ2ND), the default ``config``."""
+CFG_COLUMN_MAJOR = FixpipeConfig(CO2Layout.COLUMN_MAJOR)
+"""``CFG_COLUMN_MAJOR``: ``Fixpipe`` writes DN columns (NZ2DN, Ascend 950 only)."""
 
 
 class QuantMode_t(enum.Enum):
@@ -364,6 +433,25 @@ ND2NZ_LIMITS = {
     "dstNzMatrixStride": (0, 16384),
 }
 """The documented range of each ``Nd2NzParams`` field (DataCopy GMToL1 ND2NZ page, table 4)."""
+DN2NZ_LIMITS = {
+    "dnNum": (0, 4095),
+    "nValue": (0, 16384),
+    "dValue": (0, 2**21 - 1),
+    "srcDnMatrixStride": (0, 2**40 - 1),
+    "srcDValue": (1, 2**40 - 1),
+    "dstNzC0Stride": (1, 16384),
+    "dstNzNStride": (1, 16384),
+    "dstNzMatrixStride": (0, 16384),
+}
+"""The documented range of each ``Dn2NzParams`` field (DataCopy GMToL1 DN2NZ page, table 4)."""
+NZ_COPIES: dict[type, tuple[str, str, dict[str, tuple[int, int]], bool]] = {
+    Nd2NzParams: ("ndNum", "srcNdMatrixStride", ND2NZ_LIMITS, False),
+    Dn2NzParams: ("dnNum", "srcDnMatrixStride", DN2NZ_LIMITS, True),
+}
+"""Per GM -> L1 NZ copy: its matrix count and source matrix stride fields, its ranges, and
+whether GM holds each matrix column by column (DN)."""
+SMALL_C0 = 4
+"""The elements of a C0 row with ``enableSmallC0`` (``dValue <= 4``; 4 * sizeof(T) bytes)."""
 
 
 def is_cube_copy(dst: Any, src: Any, params: Any) -> bool:
@@ -374,19 +462,20 @@ def is_cube_copy(dst: Any, src: Any, params: Any) -> bool:
     >>> is_cube_copy(None, None, Nd2NzParams())
     True
     """
-    if isinstance(params, Nd2NzParams):
+    if type(params) in NZ_COPIES:
         return True
     return any(
         isinstance(t, LocalTensor) and t.GetPosition().name in POSITION_BUFFERS for t in (dst, src)
     )
 
 
-def cube_copy(dst: Any, src: Any, params: Any) -> None:
-    """Run the cube core's ``DataCopy`` forms: GM -> L1 (ND2NZ or blocks), L1 -> C2 / C2PIPE2GM.
+def cube_copy(dst: Any, src: Any, params: Any, enableSmallC0: bool = False) -> None:
+    """Run the cube core's ``DataCopy`` forms: GM -> L1 (ND2NZ, DN2NZ or blocks), L1 -> C2 / FB.
 
-    The block forms take a count (elements, a multiple of 32 bytes) or ``DataCopyParams``
-    (blocks of ``blockLen`` 32-byte units); GM -> L1 runs on ``PIPE_MTE2``, L1 -> the bias table
-    or the fixpipe buffer on ``PIPE_MTE1``.
+    *enableSmallC0* (``DataCopy<T, true>``) packs an ND2NZ / DN2NZ copy of ``dValue <= 4``
+    into 4-element C0 rows. The block forms take a count (elements, a multiple of 32 bytes) or
+    ``DataCopyParams`` (blocks of ``blockLen`` 32-byte units); GM -> L1 runs on ``PIPE_MTE2``,
+    L1 -> the bias table or the fixpipe buffer on ``PIPE_MTE1``.
 
     Called by ``DataCopy`` (see ``is_cube_copy``).
 
@@ -405,11 +494,17 @@ def cube_copy(dst: Any, src: Any, params: Any) -> None:
     [0.0, 1.0, 2.0]
     """
     _ascreg_call = "DataCopy"
-    if isinstance(params, Nd2NzParams):
+    if type(params) in NZ_COPIES:
         if not isinstance(src, GlobalTensor):
-            raise AscregTypeError("the ND2NZ DataCopy reads a GlobalTensor (GM -> L1)")
-        _nd2nz(_local(dst, "dst", ("A1", "B1", "C1")), src.GetPhyAddr(), params)
+            kind = type(params).__name__[:2].upper()
+            raise AscregTypeError(f"the {kind}2NZ DataCopy reads a GlobalTensor (GM -> L1)")
+        _to_nz(_local(dst, "dst", ("A1", "B1", "C1")), src.GetPhyAddr(), params, enableSmallC0)
         return
+    if enableSmallC0:
+        raise AscregTypeError(
+            f"DataCopy<T, enableSmallC0 = true> takes Nd2NzParams or Dn2NzParams, got "
+            f"{type(params).__name__}"
+        )
     if isinstance(src, GlobalTensor):  # GM -> L1, contiguous blocks
         d = _local(dst, "dst", ("A1", "B1", "C1"))
         _aligned(d, C0_BYTES, "dst")
@@ -420,32 +515,66 @@ def cube_copy(dst: Any, src: Any, params: Any) -> None:
     _block_copy(d, _local(src, "src", ("C1",)), params, PIPE_MTE1)
 
 
-def _nd2nz(dst: Pointer[Any], src: GmPtr[Any], params: Nd2NzParams) -> None:
+def _to_nz(dst: Pointer[Any], src: GmPtr[Any], params: Any, small_c0: bool) -> None:
+    """Run an ND2NZ or DN2NZ copy: each GM matrix, read as ``nValue x dValue``, lands NZ in L1."""
+    count_field, stride_field, limits, column_major = NZ_COPIES[type(params)]
     if dst.dtype is not src.dtype:
         raise AscregTypeError(
             f"dst holds {dst.dtype.cpp_name} but src holds {src.dtype.cpp_name} (one template T)"
         )
-    f = _fields(params, ND2NZ_LIMITS)
+    if small_c0:  # the strides of the C0 blocks are not used
+        limits = {k: v for k, v in limits.items() if k not in ("dstNzC0Stride", "dstNzNStride")}
+    f = _fields(params, limits)
     _aligned(dst, C0_BYTES, "dst")
-    if not (f["ndNum"] and f["nValue"] and f["dValue"]):
+    name, size = type(params).__name__, dst.dtype.size
+    if f["dstNzMatrixStride"] * size % C0_BYTES:
+        raise AlignmentError(
+            f"{name}.dstNzMatrixStride {f['dstNzMatrixStride']} x {size} bytes is not a multiple "
+            "of 32 bytes (the copy counts it in 32-byte blocks)"
+        )
+    if small_c0 and f["dValue"] > SMALL_C0:
+        raise AscregError(
+            f"enableSmallC0 takes dValue <= {SMALL_C0}, got {name}.dValue {f['dValue']}"
+        )
+    n, d, count = f["nValue"], f["dValue"], f[count_field]
+    if not (count and n and d):
         return
-    ctx, c0 = current_block(), _c0(dst.dtype)
-    offsets = core.nz_offsets(f["nValue"], f["dValue"], c0, f["dstNzC0Stride"], f["dstNzNStride"])
-    span = int(offsets[-1, -1]) + 1
-    rows = (f["nValue"] - 1) * f["srcDValue"] + f["dValue"]
+    c0, offsets, span = _nz_destination(n, d, size, f, small_c0)
+    lines, width = (d, n) if column_major else (n, d)  # GM: `lines` rows of `width` elements
+    extent = (lines - 1) * f["srcDValue"] + width
+    ctx = current_block()
     with _OnPipe(ctx, PIPE_MTE2):
-        for i in range(f["ndNum"]):
-            source = src + i * f["srcNdMatrixStride"]
-            _track_gm(ctx, source, rows * src.dtype.size, write=False)
-            flat = source.view(rows, "reads")
-            matrix = np.lib.stride_tricks.as_strided(
+        for i in range(count):
+            source = src + i * f[stride_field]
+            _track_gm(ctx, source, extent * size, write=False)
+            flat = source.view(extent, "reads")
+            rows = np.lib.stride_tricks.as_strided(
                 flat,
-                shape=(f["nValue"], f["dValue"]),
+                shape=(lines, width),
                 strides=(f["srcDValue"] * flat.itemsize, flat.itemsize),
                 writeable=False,
             )
             out = (dst + i * f["dstNzMatrixStride"]).view(span, "writes")
-            out[offsets] = core.nd_to_nz(matrix, c0)
+            if small_c0:
+                out[:] = 0
+            out[offsets] = core.nd_to_nz(rows.T if column_major else rows, c0)
+
+
+def _nz_destination(
+    n: int, d: int, size: int, f: dict[str, int], small_c0: bool
+) -> tuple[int, Any, int]:
+    """Return (C0 in elements, the ``(n, ceil(d / C0) * C0)`` offsets, the span) of the L1 side.
+
+    SmallC0 packs each row's ``dValue <= 4`` elements into 4 and zero-pads the matrix to 32
+    bytes.
+    """
+    if small_c0:
+        offsets = np.arange(n * SMALL_C0, dtype=np.int64).reshape(n, SMALL_C0)
+        span = -(-n * SMALL_C0 * size // C0_BYTES) * C0_BYTES // size
+        return SMALL_C0, offsets, span
+    c0 = C0_BYTES // size
+    offsets = core.nz_offsets(n, d, c0, f["dstNzC0Stride"], f["dstNzNStride"])
+    return c0, offsets, int(offsets[-1, -1]) + 1
 
 
 def _block_copy(dst: Pointer[Any], src: Pointer[Any], params: Any, pipe: Pipe) -> None:
@@ -495,30 +624,15 @@ TRANSPOSE_STEP = {1: ("mStep", 2), 2: ("mStep", 1), 4: ("kStep", 2)}
 """Per element size, the step a transposing V2 load needs to be a multiple of (and of what)."""
 
 
-def LoadData(dst: LocalTensor[Any], src: LocalTensor[Any], loadDataParams: Any) -> None:
+def _LoadData2D(dst: LocalTensor[Any], src: LocalTensor[Any], loadDataParams: Any) -> None:
     """``LoadData(dst, src, LoadData2DParamsV2 | LoadData2DParams)``: L1 -> L0A / L0B (MTE1).
 
     Moves 512-byte fractals from an L1 tensor (A1 / B1) to an L0A (A2) or L0B (B2) tensor; see
     :class:`LoadData2DParamsV2` and :class:`LoadData2DParams`. A transposing V2 load transposes
     the whole ``mStep x kStep`` window read as an NZ matrix (16-row by 32-byte fractals) and
-    writes it NZ with ``dstStride`` fractals between column blocks.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from ascreg import half
-    >>> from ascreg.basic import *
-    >>> from ascreg.machine.block import BlockContext, block
-    >>> with block(BlockContext()):
-    ...     a1 = LocalTensor[half](TPosition.A1, 0, 512); a1.GetPhyAddr().write(np.arange(512))
-    ...     a2 = LocalTensor[half](TPosition.A2, 0, 512)
-    ...     PipeBarrier[PIPE_ALL]()
-    ...     LoadData(a2, a1, LoadData2DParamsV2(1, 0, 1, 1, 2, 1, False, 0))
-    ...     PipeBarrier[PIPE_ALL]()
-    ...     a2.GetPhyAddr().read(2).tolist()
-    [256.0, 257.0]
+    writes it NZ with ``dstStride`` fractals between column blocks. ``LoadData`` (in
+    :mod:`ascreg.basic._load3d`, with the img2col and MX forms) calls it.
     """
-    _ascreg_call = "LoadData"
     d = _local(dst, "dst", ("A2", "B2"))
     s = _local(src, "src", ("A1", "B1"))
     if d.dtype is not s.dtype:
@@ -533,8 +647,8 @@ def LoadData(dst: LocalTensor[Any], src: LocalTensor[Any], loadDataParams: Any) 
         _load_v1(d, s, loadDataParams)
     else:
         raise AscregTypeError(
-            f"loadDataParams must be LoadData2DParamsV2 or LoadData2DParams, got "
-            f"{type(loadDataParams).__name__}"
+            "loadDataParams must be LoadData2DParamsV2, LoadData2DParams or LoadData3DParamsV2, "
+            f"got {type(loadDataParams).__name__}"
         )
 
 
@@ -898,8 +1012,20 @@ FIXPIPE_CASTS: dict[tuple[type[Scalar], QuantMode_t], type[Scalar]] = {
 """(L0C type, quantPre) -> the GM type of the Fixpipe conversions ascreg models."""
 
 
-def Fixpipe(dst: GlobalTensor[Any], src: LocalTensor[Any], *args: Any) -> None:
-    """``Fixpipe(dst, src[, cbufWorkspace], FixpipeParamsArch3510<format>)``: L0C -> GM (PIPE_FIX).
+def _Fixpipe(
+    dst: GlobalTensor[Any],
+    src: LocalTensor[Any],
+    *args: Any,
+    dstT: type[Scalar] | None = None,
+    srcT: type[Scalar] | None = None,
+    config: FixpipeConfig | None = None,
+) -> None:
+    """``Fixpipe<T, U, config>(dst, src[, cbufWorkspace], FixpipeParamsArch3510<config.format>)``.
+
+    Moves L0C to GM on PIPE_FIX: ``Fixpipe[half, float32_t, CFG_NZ](dst, src, params)`` checks
+    that *dst* holds ``T``, *src* holds ``U`` and the params are
+    ``FixpipeParamsArch3510<config.format>``, and refuses ``config.isToUB`` (a GM destination);
+    a plain call takes the layout of its params (where C++ would default to ``CFG_ROW_MAJOR``).
 
     Reads ``mSize x nSize`` of the NZ matrix in L0C (``srcStride`` rows between its column
     blocks), applies ``reluEn`` (``max(x, 0)``) and the ``quantPre`` cast (round to nearest
@@ -910,7 +1036,9 @@ def Fixpipe(dst: GlobalTensor[Any], src: LocalTensor[Any], *args: Any) -> None:
     The layout is the params' template argument (C++ passes the matching ``FixpipeConfig``).
     ``QF322B8_PRE`` quantises float to int8 / uint8 with the word ``deqScalar``,
     ``VQF322B8_PRE`` with one word per column from *cbufWorkspace* (a ``LocalTensor<uint64_t>``
-    at ``TPosition::C1``); the arithmetic is :func:`ascreg.core.cube.quantize_b8`.
+    at ``TPosition::C1``); the arithmetic is :func:`ascreg.core.cube.quantize_b8`. Under a
+    store-atomic mode (``SetAtomicAdd<T>`` ...; T the GM type) each element combines into GM
+    as a UB -> GM copy's does, exempt from the cross-block race check.
 
     Examples
     --------
@@ -923,7 +1051,7 @@ def Fixpipe(dst: GlobalTensor[Any], src: LocalTensor[Any], *args: Any) -> None:
     ...     c = LocalTensor[float32_t](TPosition.CO1, 0, 256); c.GetPhyAddr().write(np.arange(256) - 20)
     ...     p = FixpipeParamsArch3510(16, 2, 16, 16); p.quantPre = QuantMode_t.F322F16; p.reluEn = True
     ...     PipeBarrier[PIPE_ALL]()
-    ...     Fixpipe(outGm, c, p)
+    ...     Fixpipe[half, float32_t, CFG_ROW_MAJOR](outGm, c, p)
     >>> out.read(32).reshape(2, 16)[:, :3].tolist()
     [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
     """
@@ -938,6 +1066,7 @@ def Fixpipe(dst: GlobalTensor[Any], src: LocalTensor[Any], *args: Any) -> None:
             "FixpipeParamsArch3510)"
         )
     s, d, p = _local(src, "src", ("CO1",)), dst.GetPhyAddr(), _braced(args[-1])
+    _check_config(d.dtype, s.dtype, p, dstT, srcT, config)
     _aligned(s, 64, "src")
     if p.isChannelSplit and not (
         p.format is CO2Layout.NZ and s.dtype is d.dtype is float32_t and p.nSize % 8 == 0
@@ -955,6 +1084,7 @@ def Fixpipe(dst: GlobalTensor[Any], src: LocalTensor[Any], *args: Any) -> None:
         return
     ctx = current_block()
     rows, cols = np.arange(m, dtype=np.int64)[:, None], np.arange(n, dtype=np.int64)
+    atomic = _atomic_op(ctx, d.dtype)
     with _OnPipe(ctx, PIPE_FIX):  # the vector quantisation words are read on PIPE_FIX
         convert = _converter(s.dtype, d.dtype, p, args[0] if len(args) == 2 else None)
         for i in range(count):
@@ -963,7 +1093,73 @@ def Fixpipe(dst: GlobalTensor[Any], src: LocalTensor[Any], *args: Any) -> None:
             converted = convert(values, cols)
             span = int(dst_at.max()) + 1
             _track_gm(ctx, d, span * d.dtype.size, write=True)
-            d.view(span, "writes")[dst_at] = converted
+            if atomic is None:
+                d.view(span, "writes")[dst_at] = converted
+                continue
+            with atomic_access():  # combining results in place is what the atomic is for
+                out = d.view(span, "writes")
+                old = out[dst_at]
+                new = np.ascontiguousarray(converted, dtype=old.dtype)
+                merged = combine(atomic, d.dtype, old.view(np.uint8), new.view(np.uint8))
+                out[dst_at] = merged.view(old.dtype).reshape(old.shape)
+
+
+def _atomic_op(ctx: BlockContext, dtype: type[Scalar]) -> str | None:
+    """Return the store-atomic operation a Fixpipe to GM applies (``SetAtomicAdd<T>``), or None.
+
+    The mode's element type must be the GM type the Fixpipe writes.
+    """
+    regs = ctx.state.get(SYSREGS_STATE)
+    mode = None if regs is None else regs.atomic
+    if mode is None:
+        return None
+    op, element = mode
+    if element is not dtype:
+        raise AscregError(
+            f"the store-atomic mode is {op} on {element.cpp_name} but the Fixpipe writes "
+            f"{dtype.cpp_name} to GM: set the atomic of the destination type "
+            f"(SetAtomicAdd<{dtype.cpp_name}>)"
+        )
+    return str(op)
+
+
+Fixpipe = function_template(
+    Signature(
+        dstT=(TYPENAME, None),  # deduced from the tensors
+        srcT=(TYPENAME, None),
+        config=(instance_of(FixpipeConfig), CFG_ROW_MAJOR),
+    ),
+    name="Fixpipe",
+)(_Fixpipe)
+
+
+def _check_config(
+    dst: type[Scalar],
+    src: type[Scalar],
+    p: FixpipeParamsArch3510,
+    dstT: type[Scalar] | None,
+    srcT: type[Scalar] | None,
+    config: FixpipeConfig | None,
+) -> None:
+    """Check the template arguments of ``Fixpipe<T, U, config>`` against its operands."""
+    for role, held, wanted in (("dst", dst, dstT), ("src", src, srcT)):
+        if wanted is not None and held is not wanted:
+            raise AscregTypeError(
+                f"{role} holds {held.cpp_name} but the template argument says {wanted.cpp_name}"
+            )
+    if config is None:
+        return
+    if config.isToUB:
+        raise AscregTypeError(
+            "config.isToUB is true (an L0C -> UB move) but dst is a GlobalTensor; ascreg "
+            "emulates Fixpipe to GM only"
+        )
+    if p.format is not config.format:
+        raise AscregTypeError(
+            f"config.format is CO2Layout::{config.format.name}, so the params must be "
+            f"FixpipeParamsArch3510<CO2Layout::{config.format.name}>, got "
+            f"FixpipeParamsArch3510<CO2Layout::{p.format.name}>"
+        )
 
 
 QUANT_B8 = {QuantMode_t.QF322B8_PRE: False, QuantMode_t.VQF322B8_PRE: True}
@@ -1051,10 +1247,14 @@ def _fixpipe_offsets(
 
 
 __all__ = [
+    "CFG_COLUMN_MAJOR",
+    "CFG_NZ",
+    "CFG_ROW_MAJOR",
     "CO2Layout",
+    "Dn2NzParams",
     "Fixpipe",
+    "FixpipeConfig",
     "FixpipeParamsArch3510",
-    "LoadData",
     "LoadData2DParams",
     "LoadData2DParamsV2",
     "LoadData2dTransposeParams",

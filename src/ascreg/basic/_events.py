@@ -34,7 +34,11 @@ class HardEvent(enum.Enum):
     """``AscendC::HardEvent``: a (source pipe, destination pipe) pair for ``SetFlag``/``WaitFlag``.
 
     The members are the vector core's events and the cube core's (``MTE2_MTE1``, ``MTE1_M``,
-    ``M_FIX`` ...: the pipes of :mod:`ascreg.basic._cube`'s copies, loads, Mmad and Fixpipe).
+    ``M_FIX`` ...: the pipes of :mod:`ascreg.basic._cube`'s copies, loads, Mmad and Fixpipe),
+    as the in-core sync table of the cube core lists them (``MTE3_MTE1`` / ``MTE1_MTE3`` order
+    an L1 -> GM or UB -> L1 copy with the L1 loads). The header's ``M_V``, ``V_M``, ``V_V``,
+    ``MTE1_V``, ``V_MTE1`` and ``FIX_FIX`` name pipes of two different cores on dav-3510 (or no
+    documented pair) and are left out.
 
     Examples
     --------
@@ -69,6 +73,8 @@ class HardEvent(enum.Enum):
     FIX_MTE3 = (Pipe.PIPE_FIX, Pipe.PIPE_MTE3)
     MTE2_M = (Pipe.PIPE_MTE2, Pipe.PIPE_M)
     M_MTE2 = (Pipe.PIPE_M, Pipe.PIPE_MTE2)
+    MTE3_MTE1 = (Pipe.PIPE_MTE3, Pipe.PIPE_MTE1)
+    MTE1_MTE3 = (Pipe.PIPE_MTE1, Pipe.PIPE_MTE3)
 
 
 for _slot, _event in enumerate(HardEvent):

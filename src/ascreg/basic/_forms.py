@@ -38,6 +38,7 @@ from ascreg.errors import (
     UndefinedBehaviourError,
     undefined_behaviour,
 )
+from ascreg.machine.complex import refuse_complex
 
 __all__ = [
     "UnaryRepeatParams",
@@ -158,6 +159,7 @@ def same_type(op: BasicOp, *tensors: tuple[Any, str]) -> type[Scalar]:
     found = op.dtypes(*tensors[:1])
     for tensor, role in tensors[1:]:
         other = op.tensor(tensor, role)._dtype()
+        refuse_complex(op.name, found[0], other)
         if other is not found[0]:
             raise AscregTypeError(
                 f"{role} is a {tensor._cpp()} but dst is a {tensors[0][0]._cpp()} (one T)",

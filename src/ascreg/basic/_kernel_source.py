@@ -67,7 +67,8 @@ from ascreg._dtypes import Scalar, int4b_t, int64_t, is_scalar_type, uint8_t
 from ascreg.basic._tensor import LocalTensor
 from ascreg.core import bits
 from ascreg.errors import AscregError, AscregTypeError, LaunchError, UnsupportedError
-from ascreg.machine.block import current_block
+from ascreg.machine.block import current_block, running_block
+from ascreg.machine.crosscore import CORES_STATE, core_of, running_kind
 from ascreg.machine.memory import GmPtr
 from ascreg.machine.simt.engine import __launch_bounds__
 from ascreg.machine.tiling import (
@@ -166,32 +167,97 @@ MIX = 0
 AIC = 1
 """``AscendC::AIC``: the cube core's type."""
 AIV = 2
-"""``AscendC::AIV``: the vector core's type (every ascreg block runs on one)."""
-g_coreType = AIV
-"""``g_coreType``: the type of the core the code runs on; ascreg runs vector cores only.
+"""``AscendC::AIV``: the vector core's type."""
+_KIND_CODES = {"AIC": AIC, "AIV": AIV}
+
+
+class _CoreType:
+    """``g_coreType``: the type of the core the code runs on (:data:`AIC` or :data:`AIV`).
+
+    It is asked when compared: an AIC of a ``__mix__`` or ``__cube__`` launch sees ``AIC``,
+    every other core (and code outside a kernel) ``AIV``.
+
+    Examples
+    --------
+    >>> g_coreType == AIV, int(g_coreType)
+    (True, 2)
+    """
+
+    def __int__(self) -> int:
+        return _KIND_CODES[running_kind()]
+
+    __index__ = __int__
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, int) and int(self) == other
+
+    def __hash__(self) -> int:
+        return hash(int(self))
+
+    def __repr__(self) -> str:
+        return "AIC" if int(self) == AIC else "AIV"
+
+    def cpp_declaration(self, name: str) -> str:
+        """Return the C++ declaration of the name (a vector core's value) for the header."""
+        return f"inline uint32_t {name} = {int(self)};"
+
+
+class _IsCore:
+    """``ASCEND_IS_AIV`` / ``ASCEND_IS_AIC`` (and ``_NOT_``): true on the named kind of core.
+
+    C++ ``if ASCEND_IS_AIV {`` is ``if ASCEND_IS_AIV:``; the value is asked each time, so each
+    core of a ``__mix__`` launch takes its own branch.
+    """
+
+    __slots__ = ("kind", "negated")
+
+    def __init__(self, kind: str, negated: bool) -> None:
+        self.kind, self.negated = kind, negated
+
+    def __bool__(self) -> bool:
+        return (running_kind() == self.kind) != self.negated
+
+    def __eq__(self, other: object) -> bool:
+        return bool(self) == other
+
+    def __hash__(self) -> int:
+        return hash(bool(self))
+
+    def __repr__(self) -> str:
+        return repr(bool(self))
+
+    def cpp_declaration(self, name: str) -> str:
+        """Return the C++ declaration of the name (a vector core's value) for the header."""
+        return f"inline bool {name} = {'true' if self else 'false'};"
+
+
+g_coreType = _CoreType()
+"""``g_coreType``: the type of the running core (``AIC`` on a cube core, else ``AIV``).
 
 Examples
 --------
 >>> g_coreType == AIV, ASCEND_IS_AIV, ASCEND_IS_AIC
 (True, True, False)
 """
-ASCEND_IS_AIV = True
-"""``ASCEND_IS_AIV`` (``g_coreType == AIV``): true, ascreg runs the vector core's code.
+ASCEND_IS_AIV = _IsCore("AIV", False)
+"""``ASCEND_IS_AIV`` (``g_coreType == AIV``): true on a vector core.
 C++ ``if ASCEND_IS_AIV {`` is ``if ASCEND_IS_AIV:``."""
-ASCEND_IS_AIC = False
-"""``ASCEND_IS_AIC`` (``g_coreType == AIC``): false (the cube core's branch does not run)."""
-ASCEND_IS_NOT_AIV = False
-"""``ASCEND_IS_NOT_AIV``: false."""
-ASCEND_IS_NOT_AIC = True
-"""``ASCEND_IS_NOT_AIC``: true."""
+ASCEND_IS_AIC = _IsCore("AIC", False)
+"""``ASCEND_IS_AIC`` (``g_coreType == AIC``): true on a cube core (a ``__mix__`` or ``__cube__``
+kernel's AIC)."""
+ASCEND_IS_NOT_AIV = _IsCore("AIV", True)
+"""``ASCEND_IS_NOT_AIV``: true on a cube core."""
+ASCEND_IS_NOT_AIC = _IsCore("AIC", True)
+"""``ASCEND_IS_NOT_AIC``: true on a vector core."""
 
 
 class KernelMetaType(enum.IntEnum):
     """``KernelMetaType``: the kernel types of ``KERNEL_TASK_TYPE_DEFAULT`` (设置Kernel类型).
 
-    ascreg runs vector cores only: ``KERNEL_TYPE_AIV_ONLY`` and ``KERNEL_TYPE_MIX_AIV_1_0``
-    (vector cores with hard sync); a type that starts cube cores is an
-    :class:`~ascreg.errors.UnsupportedError`.
+    A launch takes its cores from the kernel's qualifier; the kernel type must name the same
+    ones (``KERNEL_TYPE_AIV_ONLY`` / ``MIX_AIV_1_0`` a ``__vector__`` kernel,
+    ``KERNEL_TYPE_AIC_ONLY`` a ``__cube__`` one, ``KERNEL_TYPE_MIX_AIC_1_2`` a ``__mix__(1, 2)``
+    one, ...), else it is an :class:`~ascreg.errors.UnsupportedError`.
 
     Examples
     --------
@@ -236,19 +302,46 @@ KERNEL_TYPE_MAX = KernelMetaType.KERNEL_TYPE_MAX
 """The enum's end marker."""
 
 VECTOR_ONLY = (KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_MIX_AIV_1_0)
-"""The kernel types an ascreg launch can run: the vector cores, numBlocks of them."""
+"""The kernel types a ``__vector__`` launch runs as: the vector cores, numBlocks of them."""
+MIX_TYPES = {
+    KERNEL_TYPE_MIX_AIC_1_0: (1, 0),
+    KERNEL_TYPE_MIX_AIC_1_1: (1, 1),
+    KERNEL_TYPE_MIX_AIC_1_2: (1, 2),
+}
+"""The mixed kernel types and the ``__mix__(aic, aiv)`` ratio each starts."""
 
 
 def _kernel_type(value: Any, call: str) -> KernelMetaType:
+    """Check *value* names the cores the running launch runs (its qualifier decides them)."""
     if not isinstance(value, KernelMetaType):
         raise AscregTypeError(f"{value!r:.40} is not a KernelMetaType (KERNEL_TYPE_AIV_ONLY, ...)")
-    if value not in VECTOR_ONLY:
-        raise UnsupportedError(
-            f"{value.name} starts cube cores, which ascreg does not model (it runs the vector "
-            "cores only: KERNEL_TYPE_AIV_ONLY or KERNEL_TYPE_MIX_AIV_1_0)",
-            call=call,
-        )
-    return value
+    ratio = _launch_ratio()
+    if value in VECTOR_ONLY and ratio in (None, (0, 1)):
+        return value
+    if ratio is not None and (
+        MIX_TYPES.get(value) == ratio or (value is KERNEL_TYPE_AIC_ONLY and ratio == "cube")
+    ):
+        return value
+    qualifier = {None: "__vector__", "cube": "__cube__"}.get(ratio, f"__mix__{ratio}")
+    raise UnsupportedError(
+        f"{value.name} does not match the kernel's {qualifier}: an ascreg launch takes its "
+        "cores from the kernel's qualifier (__vector__, __cube__, __mix__(1, 2), ...), so the "
+        "kernel type must name the same cores",
+        call=call,
+    )
+
+
+def _launch_ratio() -> Any:
+    """Return the running launch's ``__mix__`` ratio, ``"cube"``, or None (vector cores)."""
+    ctx = running_block()
+    if ctx is None:
+        return None
+    core = core_of(ctx)
+    if core is not None:
+        flags = ctx.shared[CORES_STATE]
+        kinds = [c.kind for c in flags.cores if c.block == 0]
+        return kinds.count("AIC"), kinds.count("AIV")
+    return "cube" if running_kind(ctx) == "AIC" else None
 
 
 def KERNEL_TASK_TYPE_DEFAULT(value: KernelMetaType) -> None:
@@ -259,7 +352,7 @@ def KERNEL_TASK_TYPE_DEFAULT(value: KernelMetaType) -> None:
     >>> KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2)
     Traceback (most recent call last):
     ...
-    ascreg.errors.UnsupportedError: KERNEL_TASK_TYPE_DEFAULT: KERNEL_TYPE_MIX_AIC_1_2 starts cube cores, which ascreg does not model (it runs the vector cores only: KERNEL_TYPE_AIV_ONLY or KERNEL_TYPE_MIX_AIV_1_0)
+    ascreg.errors.UnsupportedError: KERNEL_TASK_TYPE_DEFAULT: KERNEL_TYPE_MIX_AIC_1_2 does not match the kernel's __vector__: an ascreg launch takes its cores from the kernel's qualifier (__vector__, __cube__, __mix__(1, 2), ...), so the kernel type must name the same cores
     """
     _ascreg_call = "KERNEL_TASK_TYPE_DEFAULT"
     kind = _kernel_type(value, _ascreg_call)
@@ -274,7 +367,7 @@ def KERNEL_TASK_TYPE(key: int, value: KernelMetaType) -> None:
     >>> KERNEL_TASK_TYPE(1, KERNEL_TYPE_AIC_ONLY)
     Traceback (most recent call last):
     ...
-    ascreg.errors.UnsupportedError: KERNEL_TASK_TYPE: KERNEL_TYPE_AIC_ONLY starts cube cores, which ascreg does not model (it runs the vector cores only: KERNEL_TYPE_AIV_ONLY or KERNEL_TYPE_MIX_AIV_1_0)
+    ascreg.errors.UnsupportedError: KERNEL_TASK_TYPE: KERNEL_TYPE_AIC_ONLY does not match the kernel's __vector__: an ascreg launch takes its cores from the kernel's qualifier (__vector__, __cube__, __mix__(1, 2), ...), so the kernel type must name the same cores
     """
     _ascreg_call = "KERNEL_TASK_TYPE"
     _key_argument(key, "key")

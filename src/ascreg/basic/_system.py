@@ -19,16 +19,19 @@ from ascreg._spec.c_api import STORE_ATOMIC_TYPES
 from ascreg.basic._constants import AIV_CORE_NUM, ONE_BLK_SIZE, RESERVED_WORKSPACE, TOTAL_UB_SIZE
 from ascreg.basic._template import (
     BOOLEAN,
+    INTEGER,
     TYPENAME,
     Signature,
     function_template,
     instance_of,
+    member_of,
     need,
 )
 from ascreg.basic._tensor import GlobalTensor, LocalTensor
 from ascreg.errors import AscregError, AscregTypeError, SyncError, UnsupportedError
 from ascreg.machine.block import BlockContext, current_block
-from ascreg.machine.coop import RUNNER_STATE, Barrier, BlockRunner
+from ascreg.machine.coop import Barrier, BlockRunner
+from ascreg.machine.crosscore import RUNNER_STATE, core_of, cross_set, cross_wait
 from ascreg.machine.memory import GmPtr
 from ascreg.machine.spr import MASK_SPR_INIT, write_mask_spr
 from ascreg.machine.sync import PIPE_ALL, PIPE_MTE2, PIPE_MTE3, Pipe
@@ -54,10 +57,10 @@ def reset_soc_state() -> None:
 
 
 def GetSubBlockIdx() -> int:
-    """``AscendC::GetSubBlockIdx()``: the vector core's index in its AI Core (0: vector-only).
+    """``AscendC::GetSubBlockIdx()``: the core's index among its kind in its AI Core.
 
-    An ascreg launch runs one vector core per block (``KERNEL_TYPE_AIV_ONLY``), as
-    ``asc_get_sub_block_id`` reports.
+    0 or 1 on the two AIVs of a ``__mix__(1, 2)`` launch, 0 on every other core (an AIC, the
+    one AIV of a ``__mix__(1, 1)`` launch, a block of a ``__vector__`` kernel).
 
     Examples
     --------
@@ -67,12 +70,14 @@ def GetSubBlockIdx() -> int:
     (0, 1, 1)
     """
     _ascreg_call = "GetSubBlockIdx"
-    current_block()
-    return 0
+    core = core_of(current_block())
+    return 0 if core is None else core.sub
 
 
 def GetSubBlockNum() -> int:
-    """``AscendC::GetSubBlockNum()``: vector cores per AI Core of the launch (1, ``__vector__``).
+    """``AscendC::GetSubBlockNum()``: cores of the running core's kind per AI Core.
+
+    2 on an AIV of a ``__mix__(1, 2)`` launch, else 1 (the GetSubBlockNum page's table).
 
     Examples
     --------
@@ -82,12 +87,15 @@ def GetSubBlockNum() -> int:
     1
     """
     _ascreg_call = "GetSubBlockNum"
-    current_block()
-    return 1
+    core = core_of(current_block())
+    return 1 if core is None else core.subs
 
 
 def GetTaskRatio() -> int:
-    """``AscendC::GetTaskRatio()``: vector cores started per logical AI Core (1, AIV only).
+    """``AscendC::GetTaskRatio()``: the running core's kind started per logical AI Core.
+
+    As :func:`GetSubBlockNum` on dav-3510 (2 on an AIV of a 1:2 launch, else 1):
+    ``GetTaskRatio() * GetBlockNum()`` cores of this kind run.
 
     Examples
     --------
@@ -97,8 +105,99 @@ def GetTaskRatio() -> int:
     1
     """
     _ascreg_call = "GetTaskRatio"
-    current_block()
-    return 1
+    core = core_of(current_block())
+    return 1 if core is None else core.subs
+
+
+def GetTaskRation() -> int:
+    """``AscendC::GetTaskRation()``: the header's other spelling of :func:`GetTaskRatio`.
+
+    The basic API header defines it as ``return GetTaskRatio();``; kernels such as the
+    quant_group_matmul example call it.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     GetTaskRation()
+    1
+    """
+    _ascreg_call = "GetTaskRation"
+    return GetTaskRatio()
+
+
+@function_template(Signature(modeId=INTEGER, pipe=member_of(Pipe)), name="CrossCoreSetFlag")
+def CrossCoreSetFlag(flagId: int, *, modeId: int | None = None, pipe: Pipe | None = None) -> None:
+    """``AscendC::CrossCoreSetFlag<modeId, pipe>(flagId)``: ``CrossCoreSetFlag[2, PIPE_MTE3](0)``.
+
+    Once *pipe*'s earlier work is done, the core reports the set to the scheduler, which
+    raises the counters of the cores *modeId* names: 0 all cores of this kind in the launch
+    (once all have set), 1 both AIVs of the AI Core (once both have), 2 the AIC and the AIVs
+    of the AI Core (an AIC's set reaches each AIV, the AIVs' sets reach the AIC once all have
+    set), 4 the AIC and one AIV (flag ids mapped as ``asc_sync_intra_*``). Only a ``__mix__``
+    kernel has the scheduler; :mod:`ascreg.machine.crosscore` has the model.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import GlobalMemory, GmPtr, int32_t
+    >>> from ascreg.basic import ASCEND_IS_AIC, ASCEND_IS_AIV, PIPE_S
+    >>> from ascreg.machine.kernel import __global__, __mix__
+    >>> @__global__
+    ... @__mix__(1, 2)
+    ... def relay(out: GmPtr[int32_t]) -> None:
+    ...     if ASCEND_IS_AIC:
+    ...         out.write([7])
+    ...         CrossCoreSetFlag[2, PIPE_MTE3](5)  # both AIVs of the AI Core get one
+    ...     if ASCEND_IS_AIV:
+    ...         CrossCoreWaitFlag(5)               # the AIVs run first and wait here
+    ...         (out + 1 + GetSubBlockIdx()).write([out.read(1)[0] + GetSubBlockIdx()])
+    >>> out = GlobalMemory().alloc(int32_t, 3)
+    >>> relay[1, 0](out); out.read(3).tolist()
+    [7, 7, 8]
+
+    PIPE_S and PIPE_ALL cannot carry a set of modes 0 to 2:
+
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     CrossCoreSetFlag[0, PIPE_S](1)
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: CrossCoreSetFlag: pipe 'PIPE_S' cannot carry a mode-0 set (PIPE_ALL and PIPE_S are not supported; PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_FIX are)
+    """
+    _ascreg_call = "CrossCoreSetFlag"
+    mode = need("modeId", modeId, "CrossCoreSetFlag[modeId, pipe](flagId)")
+    chosen = need("pipe", pipe, "CrossCoreSetFlag[modeId, pipe](flagId)")
+    cross_set(mode, chosen, flagId, _ascreg_call)
+
+
+@function_template(
+    Signature(modeId=(INTEGER, 0), pipe=(member_of(Pipe), Pipe.PIPE_S)), name="CrossCoreWaitFlag"
+)
+def CrossCoreWaitFlag(flagId: int, *, modeId: int = 0, pipe: Pipe = Pipe.PIPE_S) -> None:
+    """``AscendC::CrossCoreWaitFlag<modeId = 0, pipe = PIPE_S>(flagId)``: wait for a set.
+
+    Blocks the core until its counter of *flagId* (mode 4's own counters with ``modeId`` 4,
+    else the shared ones of modes 0 to 2) is positive, then takes one. Meanwhile the launch's
+    other cores run; when none can, the launch would hang: a :class:`~ascreg.errors.SyncError`.
+
+    Examples
+    --------
+    >>> from ascreg import GlobalMemory, GmPtr, int32_t
+    >>> from ascreg.basic import ASCEND_IS_AIV, PIPE_MTE3
+    >>> from ascreg.machine.kernel import __global__, __mix__
+    >>> @__global__
+    ... @__mix__(1, 2)
+    ... def lonely(out: GmPtr[int32_t]) -> None:
+    ...     if ASCEND_IS_AIV:
+    ...         CrossCoreWaitFlag(3)          # no AIC ever sets flag 3
+    >>> lonely[1, 0](GlobalMemory().alloc(int32_t, 1))
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.SyncError: lonely: every core left waits: AIV 0 waits in CrossCoreWaitFlag(3); AIV 1 waits in CrossCoreWaitFlag(3); no running core can raise those counters (AIC 0 already ended): on the chip the launch hangs (a CrossCoreWaitFlag with no matching CrossCoreSetFlag, or a set in a branch the setter skips)
+    """
+    _ascreg_call = "CrossCoreWaitFlag"
+    cross_wait(modeId, pipe, flagId, _ascreg_call)
 
 
 def GetDataBlockSizeInBytes() -> int:
@@ -218,6 +317,12 @@ def SyncAll(
     """
     _ascreg_call = "SyncAll"
     ctx = current_block()
+    if core_of(ctx) is not None:
+        raise UnsupportedError(
+            "SyncAll in a __mix__ kernel is not modelled (it synchronises the AIVs or, with "
+            "isAIVOnly false, every core through flags 11 to 14): use CrossCoreSetFlag<0> and "
+            "CrossCoreWaitFlag"
+        )
     if not isAIVOnly:
         raise SyncError(
             "SyncAll<false> synchronises the cube cores as well, which a vector-only kernel "

@@ -39,6 +39,7 @@ import numpy as np
 
 from ascreg._dtypes import is_scalar_type
 from ascreg.errors import AscregTypeError
+from ascreg.machine.complex import is_complex_type
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -70,8 +71,10 @@ def _is_integer(value: Any) -> bool:
     return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
 
 
-TYPENAME = Kind("a scalar type such as float32_t", is_scalar_type)
-"""A ``typename`` parameter: a scalar type marker."""
+TYPENAME = Kind(
+    "a scalar type such as float32_t", lambda value: is_scalar_type(value) or is_complex_type(value)
+)
+"""A ``typename`` parameter: a scalar type marker (or ``complex32`` / ``complex64``)."""
 INTEGER = Kind("an integer", _is_integer)
 """A non-type integer parameter (``uint8_t dim``, ``int32_t depth``)."""
 BOOLEAN = Kind("a bool", lambda value: isinstance(value, bool | np.bool_))

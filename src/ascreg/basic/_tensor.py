@@ -11,11 +11,14 @@ from __future__ import annotations
 import enum
 from typing import Any, Generic, TypeVar, overload
 
+import attrs
+
 from ascreg._dtypes import Scalar, c_cast, is_scalar_type
 from ascreg._frontend import operands
 from ascreg.basic._template import TYPENAME, Signature, member_of, member_template, need
 from ascreg.errors import AlignmentError, AscregError, AscregTypeError, OutOfBoundsError
 from ascreg.machine.block import current_block
+from ascreg.machine.complex import is_complex_type
 from ascreg.machine.cube import POSITION_BUFFERS, cube_tensor_pointer
 from ascreg.machine.memory import DATA_BLOCK, GmPtr, UbPtr
 
@@ -110,7 +113,7 @@ class _Subscripted(Generic[T]):
     _cache: dict[Any, type[Any]]
 
     def __class_getitem__(cls, dtype: Any) -> Any:
-        if not is_scalar_type(dtype):
+        if not (is_scalar_type(dtype) or is_complex_type(dtype)):
             return super().__class_getitem__(dtype)  # type: ignore[misc]
         found = cls.__dict__.get("_cache", {}).get(dtype)
         if found is None:
@@ -295,6 +298,48 @@ class GlobalTensor(_Subscripted[T]):
         return view
 
 
+@attrs.define
+class TBuffAddr:
+    """``AscendC::TBuffAddr``: the address record a ``LocalTensor`` holds.
+
+    ``dataLen`` is the length in bytes, ``bufferAddr`` the start (a byte address in the
+    position's buffer; a ``GetPhyAddr()`` pointer is taken as its address, as the C++ ``uint64_t``
+    is), ``logicPos`` the position as its ``uint8_t`` value (``(uint8_t)TPosition::A1``; a
+    :class:`TPosition` is taken too), ``bufferHandle`` the queue buffer's handle (kept, unused).
+    A kernel fills one and gives it to :meth:`LocalTensor.SetAddr`. A new record is zero (a
+    ``logicPos`` of 0 is ``TPosition::GM``, where no LocalTensor lives).
+
+    Examples
+    --------
+    >>> from ascreg.basic import TBuffAddr, TPosition
+    >>> a = TBuffAddr(); a.dataLen = 512; a.logicPos = TPosition.A1.value
+    >>> a.position().name, a.start()
+    ('A1', 0)
+    """
+
+    dataLen: int = 0
+    bufferAddr: Any = 0
+    bufferHandle: Any = None
+    logicPos: Any = 0
+
+    def position(self) -> TPosition:
+        """Return the :class:`TPosition` ``logicPos`` holds."""
+        if isinstance(self.logicPos, TPosition):
+            return self.logicPos
+        value = operands.integer(self.logicPos, "logicPos")
+        try:
+            return TPosition(value)
+        except ValueError:
+            raise AscregTypeError(
+                f"logicPos {value} is no TPosition value (0 to {TPosition.MAX.value - 1})"
+            ) from None
+
+    def start(self) -> int:
+        """Return the byte address ``bufferAddr`` holds (a pointer's address)."""
+        address = getattr(self.bufferAddr, "address", self.bufferAddr)
+        return operands.in_range(address, "bufferAddr", 0, (1 << 32) - 1)
+
+
 class LocalTensor(_Subscripted[T]):
     """``AscendC::LocalTensor<T>``: a typed view of this block's UB.
 
@@ -325,13 +370,18 @@ class LocalTensor(_Subscripted[T]):
         self, pos: TPosition | None = None, addr: int | None = None, tileSize: int | None = None
     ) -> None:
         _ascreg_call = "LocalTensor"
-        dtype = self._dtype()
+        self._dtype()
         self._ptr: UbPtr[T] | None = None
         self._size = 0
         self._position = TPosition.VECCALC
         self._owner: object = None
         if pos is None and addr is None and tileSize is None:
             return
+        self._place(pos, addr, tileSize)
+
+    def _place(self, pos: Any, addr: Any, tileSize: Any) -> None:
+        """Point the tensor at byte *addr* of *pos*'s buffer, *tileSize* elements long."""
+        dtype = self._dtype()
         if isinstance(pos, TPosition) and pos.name in POSITION_BUFFERS:
             self._bind(cube_tensor_pointer(pos.name, dtype, addr, tileSize), tileSize, pos)  # type: ignore[arg-type]
             return
@@ -349,6 +399,33 @@ class LocalTensor(_Subscripted[T]):
                 f"[{start:#x}, {start + count * dtype.size:#x}) leaves the {ub.capacity}-byte UB"
             )
         self._bind(ub.pointer(dtype, start), count, pos)  # type: ignore[arg-type]
+
+    def SetAddr(self, address: TBuffAddr) -> None:
+        """``SetAddr(address)``: point the tensor at the buffer a :class:`TBuffAddr` describes.
+
+        The tensor takes the address record as its own (``address_ = address`` in
+        ``kernel_tensor_base.h``): position ``logicPos``, start ``bufferAddr`` (a byte address
+        in that position's buffer, or the ``GetPhyAddr()`` of a tensor there), length
+        ``dataLen`` bytes (``GetSize()`` is ``dataLen / sizeof(T)``, whole elements). The same
+        rules as ``LocalTensor(pos, addr, tileSize)`` hold: a UB start is 32-byte aligned, a
+        cube buffer's start meets that buffer's alignment, and the tensor stays inside it.
+
+        Examples
+        --------
+        >>> from ascreg import uint16_t
+        >>> from ascreg.basic import LocalTensor, TBuffAddr, TPosition
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     t = LocalTensor[uint16_t]()
+        ...     t.SetAddr(TBuffAddr(dataLen=64, bufferAddr=96, logicPos=TPosition.VECCALC.value))
+        ...     t.GetSize(), t.GetPhyAddr().address, t.GetPosition().name
+        (32, 96, 'VECCALC')
+        """
+        _ascreg_call = "LocalTensor.SetAddr"
+        if not isinstance(address, TBuffAddr):
+            raise AscregTypeError(f"SetAddr takes a TBuffAddr, got {address!r:.60}")
+        nbytes = operands.in_range(address.dataLen, "dataLen", 0, (1 << 32) - 1)
+        self._place(address.position(), address.start(), nbytes // self._dtype().size)
 
     def _bind(self, ptr: UbPtr[T], size: int, position: TPosition, owner: object = None) -> None:
         self._ptr, self._size, self._position, self._owner = ptr, size, position, owner
@@ -503,7 +580,7 @@ class LocalTensor(_Subscripted[T]):
         -3
         """
         _ascreg_call = "LocalTensor.GetValue"
-        return self._element(index).read(1)[0]
+        return self._element(index)[0]  # a struct element (complex64) reads as its value
 
     @member_template(Signature(S=TYPENAME))
     def SetValue(self, index: int, value: Any, *, S: type[Scalar] | None = None) -> None:

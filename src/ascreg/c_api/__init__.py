@@ -421,6 +421,7 @@ from ascreg.c_api.vareg import VA0, VA1, VA2, VA3, VA4, VA5, VA6, VA7, ub_addr8_
 from ascreg.machine.kernel import (
     __aicore__,
     __global__,
+    __mix__,
     __simd_callee__,
     __simd_vf__,
     __ubuf__,
@@ -516,6 +517,7 @@ __all__ = [
     "UbPtr",
     "__aicore__",
     "__global__",
+    "__mix__",
     "__simd_callee__",
     "__simd_vf__",
     "__ubuf__",

@@ -11,8 +11,11 @@ the waiting pipe, for the pipe checker (:mod:`ascreg.machine.sync`), as a notify
 ascreg runs a launch's blocks one after another, so a wait must be satisfied by an arrive of
 its own block or an earlier one; otherwise it is a :class:`~ascreg.errors.SyncError` (on the
 chip it might wait for a later block). ``asc_sync_intra_*`` signal between the vector cores and
-the cube core of one AI Core; ascreg emulates no cube core, so an intra wait always reports the
-hang it would be in a vector-only kernel.
+the cube core of one AI Core: in a ``__mix__(1, 2)`` launch they are the mode-4 flags of
+:mod:`ascreg.machine.crosscore` (an AIV's ``sync_id`` 0..15 reaches the AIC's 0..15 from AIV0,
+16..31 from AIV1; the AIC's 0..15 reach AIV0, 16..31 AIV1), and a wait parks the core until
+the other side arrives. In a vector-only launch no cube core runs, so an intra wait reports the
+hang it would be.
 
 **Per-pipe barriers.** ``asc_sync_mte2(id)`` / ``asc_sync_mte3(id)`` set and wait the flags from
 that copy pipe to the other copy pipe and to ``PIPE_V`` with event ``id``, then barrier the
@@ -52,6 +55,7 @@ from ascreg._frontend.template import define
 from ascreg._spec.c_api import STORE_ATOMIC_TYPES, STORE_ATOMIC_V2_OPS, STORE_ATOMIC_V2_TYPES
 from ascreg.errors import SyncError, UnsupportedError
 from ascreg.machine.block import BlockContext, current_block
+from ascreg.machine.crosscore import core_of, cross_set, cross_wait
 from ascreg.machine.sync import EVENT_COUNT, Pipe
 from ascreg.machine.sysregs import FLAG_IDS, core_sync_counters, system_registers
 
@@ -99,8 +103,8 @@ _CUBE_CORE = -1
 """The core number of the (not emulated) cube core in the cross-core counters."""
 _INTRA_HANG = (
     "asc_sync_intra_wait on sync_id {number}: a vector core's intra-block counters are raised "
-    "only by the cube core's asc_sync_intra_arrive, and ascreg emulates no cube core, so this "
-    "wait would block for good"
+    "only by the cube core's asc_sync_intra_arrive, and this launch runs no cube core (declare "
+    "the kernel __mix__(1, 2)), so this wait would block for good"
 )
 
 
@@ -141,10 +145,16 @@ def _wait(op: Any, pipe: Any, flag_id: Any) -> None:
 
 
 def _intra_arrive(op: Any, pipe: Any, sync_id: Any) -> None:
+    if core_of(current_block()) is not None:
+        cross_set(4, pipe, sync_id, op.name)
+        return
     _signal(op, pipe, sync_id, arrive=True)
 
 
 def _intra_wait(op: Any, pipe: Any, sync_id: Any) -> None:
+    if core_of(current_block()) is not None:
+        cross_wait(4, pipe, sync_id, op.name)
+        return
     _signal(op, pipe, sync_id, arrive=False)
 
 
@@ -152,7 +162,8 @@ _REACH = {
     "block": "the cores of this AI Core (in ascreg: this block)",
     "subblock": "the other vector cores of this AI Core (in ascreg: this block)",
     "inter": "every core of the launch",
-    "intra": "the cube core of this AI Core (not emulated: nothing consumes it)",
+    "intra": "the cube core of this AI Core (AIV0's ids 0..15 reach its 0..15, AIV1's its "
+    "16..31) or, from the cube core, of AIV0 (ids 0..15) or AIV1 (16..31 as 0..15)",
 }
 
 

@@ -206,9 +206,13 @@ def _load_mask(op: Any, args: tuple[Any, ...]) -> None:
 def _batched_load(op: Any, args: tuple[Any, ...], batch: Any) -> tuple[Any, ...] | None:
     """Admit ``asc_loadalign<sfx>[_postupdate](dst, src[, offset])``: one register per iteration.
 
-    Any distribution: each builds an iteration's lanes from its own elements.
+    Any distribution: each builds an iteration's lanes from its own elements; a ``vector_bool``
+    destination its bits from its own bytes.
     """
     plain = len(args) == 2 + op.post or (len(args) == 3 and rules.index_like(args[2]))
+    if plain and isinstance(args[0], MaskReg) and op.mask_dist is not None:
+        at = rules.mask_access_address(op.post, args[1], args[2:], batch)
+        return None if at is None else (args[0], at, *args[2:])
     if not plain or op.dual or not rules.one_block(args[0], op.post):
         return None
     return (args[0], rules.access_address(op.post, args[1], args[2:], batch), *args[2:])
@@ -753,7 +757,26 @@ def asc_storeunalign_post_postupdate(op: Any, dst: Any, src: Any, offset: Any) -
         ref.value = ptr + step
 
 
-@define("asc_load")
+def _batched_anywhere(address_at: int) -> rules.BatchRule:
+    """Return the rule of ``asc_load`` / ``asc_store``: one address per iteration.
+
+    The address is argument *address_at*; a count, if given, is the same in every iteration.
+    """
+
+    def admit(op: Any, args: tuple[Any, ...], batch: Any) -> tuple[Any, ...] | None:
+        address, rest = args[address_at], args[2:]
+        if isinstance(address, Ref) or any(not isinstance(a, int) for a in rest):
+            return None  # a stream's pointer variable, or a per-iteration count
+        moved = list(args)
+        moved[address_at] = batch.address(address)
+        return tuple(moved)
+
+    return rules.BatchRule(
+        "unaligned access", "one register per iteration, at that iteration's address", admit
+    )
+
+
+@define("asc_load", batch=_batched_anywhere(1))
 def asc_load(op: Any, dst: Any, src: Any) -> None:
     """``asc_load(dst, __ubuf__ T* src)``: load VL bytes from any UB address.
 
@@ -771,7 +794,7 @@ def asc_load(op: Any, dst: Any, src: Any) -> None:
     reg.put(unaligned.load_anywhere(ptr, reg.dtype.np_dtype, reg.lanes))
 
 
-@define("asc_store")
+@define("asc_store", batch=_batched_anywhere(0))
 def asc_store(op: Any, dst: Any, src: Any, count: Any = None) -> None:
     """``asc_store(__ubuf__ T* dst, src[, uint32_t count])``: store ``count`` lanes (default all).
 

@@ -27,6 +27,7 @@ from ascreg.core import atomics
 from ascreg.core.bits import SCALAR_BITS, as_u64
 from ascreg.errors import AscregTypeError
 from ascreg.machine.block import current_block
+from ascreg.machine.crosscore import core_of
 from ascreg.machine.memory import UB_BYTES, GmPtr, UbPtr
 from ascreg.machine.races import atomic_access
 from ascreg.machine.ref import Ref
@@ -289,9 +290,10 @@ def asc_get_core_id(op: Any) -> int:
 
 @define("asc_get_sub_block_id")
 def asc_get_sub_block_id(op: Any) -> int:
-    """``asc_get_sub_block_id()``: the vector core's id in its AI Core; 0 in ascreg's launches.
+    """``asc_get_sub_block_id()``: the core's id among its kind in its AI Core.
 
-    ascreg launches vector kernels as ``KERNEL_TYPE_AIV_ONLY``: one vector core per AI Core.
+    0 or 1 on the two AIVs of a ``__mix__(1, 2)`` launch; 0 elsewhere (a ``__vector__`` kernel
+    is ``KERNEL_TYPE_AIV_ONLY``: one vector core per AI Core).
 
     Examples
     --------
@@ -300,13 +302,13 @@ def asc_get_sub_block_id(op: Any) -> int:
     ...     asc_get_sub_block_id(), asc_get_sub_block_num()
     (0, 1)
     """
-    current_block()
-    return 0
+    core = core_of(current_block())
+    return 0 if core is None else core.sub
 
 
 @define("asc_get_sub_block_num")
 def asc_get_sub_block_num(op: Any) -> int:
-    """``asc_get_sub_block_num()``: vector cores per AI Core; 1 (``KERNEL_TYPE_AIV_ONLY``).
+    """``asc_get_sub_block_num()``: cores of the running kind per AI Core (2 on an AIV of 1:2).
 
     Examples
     --------
@@ -315,8 +317,8 @@ def asc_get_sub_block_num(op: Any) -> int:
     ...     asc_get_sub_block_num()
     1
     """
-    current_block()
-    return 1
+    core = core_of(current_block())
+    return 1 if core is None else core.subs
 
 
 @define("asc_get_system_cycle")

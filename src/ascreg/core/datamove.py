@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 import attrs
 import numpy as np
 
-from ascreg._dtypes import UNSIGNED_OF_WIDTH
+from ascreg._dtypes import UNSIGNED_OF_WIDTH, uint8_t
 from ascreg.core.masks import _ALL_ON_IDS, bits_from_bytes, bytes_from_bits
 from ascreg.errors import AddressSpaceError, IllegalDtypeError, OutOfBoundsError, get_policy
 from ascreg.machine.memory import DATA_BLOCK, Pointer, UbPtr
@@ -439,10 +439,10 @@ def store_interleaved(dst: Pointer[Any], first: Lanes, second: Lanes, dist: str)
 
 MASK_LOADS: dict[str, tuple[int, int, Callable[[Lanes], Lanes]]] = {
     "DIST_NORM": (MASK_BITS // 8, 32, lambda bits: bits),
-    "DIST_US": (MASK_BITS // 16, 16, lambda bits: np.repeat(bits, 2)),
-    "DIST_DS": (MASK_BITS // 4, 32, lambda bits: bits[::2].copy()),
+    "DIST_US": (MASK_BITS // 16, 16, lambda bits: np.repeat(bits, 2, axis=-1)),
+    "DIST_DS": (MASK_BITS // 4, 32, lambda bits: bits[..., ::2].copy()),
 }
-"""MaskReg loads: (bytes read, alignment, bits -> 256 bits)."""
+"""MaskReg loads: (bytes read, alignment, bits -> 256 bits; rows of them in a batched loop)."""
 
 MASK_STORES: dict[str, tuple[int, Callable[[Lanes], Lanes]]] = {
     "DIST_NORM": (32, lambda bits: bits),
@@ -465,6 +465,8 @@ def load_mask(src: Pointer[Any], dist: str) -> Lanes:
         raise IllegalDtypeError(f"{dist} is not a MaskDist for loading a MaskReg (NORM, US, DS)")
     nbytes, align, expand = MASK_LOADS[dist]
     src.require_alignment(align, f"MaskReg LoadAlign with {dist} needs {align}-byte alignment")
+    if type(src) is not UbPtr:  # one address per iteration of a batched loop: a row each
+        return expand(bits_from_bytes(src.cast(uint8_t).view(nbytes)))
     return expand(bits_from_bytes(src.bytes(nbytes)))
 
 

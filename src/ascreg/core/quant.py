@@ -28,7 +28,16 @@ from typing import Any
 
 import numpy as np
 
-from ascreg._dtypes import Scalar, float32_t, fp8_e4m3fn_t, fp8_e5m2_t, half, hifloat8_t, int32_t
+from ascreg._dtypes import (
+    Scalar,
+    float32_t,
+    fp8_e4m3fn_t,
+    fp8_e5m2_t,
+    half,
+    hifloat8_t,
+    int16_t,
+    int32_t,
+)
 from ascreg.core import advmath, convert
 from ascreg.enums import RoundMode
 
@@ -152,6 +161,83 @@ def antiquant_channel(src: Lanes, src_t: type[Scalar], dst_t: type[Scalar], offs
     if dst_t is not half:
         work = convert.convert(work, half, dst_t, RoundMode.CAST_RINT, False)
     return advmath.mul(advmath.add(work, _rows(offset, work)), _rows(scale, work))
+
+
+def antiquantize(
+    src: Lanes, src_t: type[Scalar], dst_t: type[Scalar], scale: Lanes, offset: Lanes | None
+) -> Lanes:
+    """Return ``AntiQuantize``'s ``cast((src + offset) * scale)`` on the 950, all in float.
+
+    Every policy of the 8-bit sources computes alike (``antiquantize_3510_impl.h``): the
+    source widens to float exactly (fp8 directly, int8_t and hifloat8_t through half); the
+    float *offset* (None: ``hasOffset`` false) is added and the float *scale* multiplied, each
+    rounded to float (``Add`` / ``Adds`` then ``Mul`` / ``Muls``); a float destination takes the
+    product as is, half or bfloat16 a ``Cast`` rounding to nearest even, saturating.
+    *scale* and *offset* are float32 lanes that broadcast to *src* (the policy picks them).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import int8_t
+    >>> antiquantize(np.int8([-128, 3]), int8_t, half, np.float32(0.5), np.float32(1.0)).tolist()
+    [-63.5, 2.0]
+    """
+    if src_t in (fp8_e4m3fn_t, fp8_e5m2_t):
+        work = convert.convert(src, src_t, float32_t, RoundMode.CAST_RINT, False)
+    else:
+        work = convert.convert(src, src_t, half, RoundMode.CAST_RINT, False).astype(np.float32)
+    if offset is not None:
+        work = advmath.add(work, _rows(np.asarray(offset, np.float32), work))
+    work = advmath.mul(work, _rows(np.asarray(scale, np.float32), work))
+    if dst_t is float32_t:
+        return work
+    return convert.convert(work, float32_t, dst_t, RoundMode.CAST_RINT, True)
+
+
+INT8_ROUNDINGS = (RoundMode.CAST_RINT, RoundMode.CAST_ROUND, RoundMode.CAST_FLOOR,
+                  RoundMode.CAST_CEIL, RoundMode.CAST_TRUNC)  # fmt: skip
+"""The round modes ``Quantize`` takes for an int8_t destination (others fall back to CAST_RINT)."""
+HIF8_ROUNDINGS = (RoundMode.CAST_ROUND, RoundMode.CAST_HYBRID)
+"""The round modes ``Quantize`` takes for hifloat8_t (others fall back to CAST_ROUND)."""
+
+
+def quantize(src: Lanes, src_t: type[Scalar], dst_t: type[Scalar], scale: Lanes,
+             offset: Lanes | None, rounding: RoundMode) -> Lanes:  # fmt: skip
+    """Return ``Quantize``'s ``cast(src * scale + offset)`` on the 950, computed in float.
+
+    ``quantize_impl.h``, every policy alike for the 8-bit destinations: the source widens to
+    float exactly; the float *scale* is multiplied, then the float *offset* (None:
+    ``hasOffset`` false) added, each rounded to float (``Mul`` then ``Add``); the result is cast
+    saturating: to fp8 to nearest even whatever *rounding* says; to hifloat8_t with *rounding*
+    if it is CAST_ROUND or CAST_HYBRID, else CAST_ROUND; to int8_t through int16_t with
+    *rounding* if it is CAST_RINT, _ROUND, _FLOOR, _CEIL or _TRUNC (else CAST_RINT), then half
+    and int8_t to nearest even. *scale* and *offset* broadcast to *src*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import int8_t
+    >>> quantize(np.float16([2.5, -2.5, 300]), half, int8_t, np.float32(1), None,
+    ...          RoundMode.CAST_FLOOR).tolist()
+    [2, -3, 127]
+    """
+    work = (
+        np.asarray(src, np.float32)
+        if src_t is float32_t
+        else convert.convert(src, src_t, float32_t, RoundMode.CAST_RINT, False)
+    )
+    work = advmath.mul(work, _rows(np.asarray(scale, np.float32), work))
+    if offset is not None:
+        work = advmath.add(work, _rows(np.asarray(offset, np.float32), work))
+    if dst_t in (fp8_e4m3fn_t, fp8_e5m2_t):
+        return convert.convert(work, float32_t, dst_t, RoundMode.CAST_RINT, True)
+    if dst_t is hifloat8_t:
+        mode = rounding if rounding in HIF8_ROUNDINGS else RoundMode.CAST_ROUND
+        return convert.convert(work, float32_t, dst_t, mode, True)
+    mode = rounding if rounding in INT8_ROUNDINGS else RoundMode.CAST_RINT
+    wide = convert.convert(work, float32_t, int16_t, mode, True)
+    narrow = convert.convert(wide, int16_t, half, RoundMode.CAST_RINT, True)
+    return convert.convert(narrow, half, dst_t, RoundMode.CAST_RINT, True)
 
 
 def _rows(lanes: Lanes, like: Lanes) -> Lanes:

@@ -49,7 +49,7 @@ import numpy as np
 
 from ascreg.core.masks import bytes_from_bits
 from ascreg.errors import UndefinedBehaviourError, UninitializedRegisterError, undefined_behaviour
-from ascreg.machine.memory import DATA_BLOCK, Memory, Pointer
+from ascreg.machine.memory import DATA_BLOCK, Memory, Pointer, UbPtr
 from ascreg.machine.registers import VL, UnalignReg
 from ascreg.machine.registers import UnalignRegForLoad as UnalignRegForLoad  # the register's home
 from ascreg.machine.registers import UnalignRegForStore as UnalignRegForStore
@@ -322,6 +322,8 @@ def load_anywhere(src: Pointer[Any], dtype: np.dtype[Any], lanes: int) -> Bytes:
     >>> load_anywhere(p + 7, np.dtype(np.uint8), 256)[:2].tolist()
     [7, 8]
     """
+    if type(src) is not UbPtr:  # one address per iteration of a batched loop: a row each
+        return src.view(lanes).view(dtype).copy()  # (past the allocation: the loop runs eagerly)
     reg = UnalignRegForLoad()
     load_pre(reg, src)
     return load_lanes(reg, src, dtype, lanes)
@@ -338,6 +340,10 @@ def store_anywhere(dst: Pointer[Any], values: Bytes, count: int) -> None:
     >>> store_anywhere(p + 1, np.full(128, -1, np.int16), 2); p.read(4).tolist()
     [0, -1, -1, 0]
     """
+    if type(dst) is not UbPtr:  # one address per iteration of a batched loop: a row each
+        require_defined(values[..., :count], None, "a store")
+        dst.view(count, "writes")[...] = plain(values)[..., :count]
+        return
     reg = UnalignRegForStore()
     store_lanes(reg, dst, values, count)
     store_post(reg, dst + count)

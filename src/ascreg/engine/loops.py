@@ -48,6 +48,7 @@ import builtins
 import inspect
 import textwrap
 import types
+import typing
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -56,7 +57,7 @@ import numpy as np
 
 from ascreg.engine import batch, plans
 from ascreg.engine.sites import Site
-from ascreg.errors import CALL_MARKER, FORWARDER_MARKER, EagerLoopWarning
+from ascreg.errors import CALL_MARKER, FORWARDER_MARKER, PURE_MARKER, EagerLoopWarning
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor
 
@@ -292,6 +293,9 @@ class _Body:
         A plan records the calls of ops' own entry points (:data:`FORWARDER_MARKER`); a wrapper
         around one (a deprecated spelling, which also warns) is batched but not recorded.
         """
+        if _pure_method(call.func, self.func):
+            self.recordable = False  # (a plan would keep the value it made from this call's)
+            return
         target = _resolve(call.func, self.func, self.local)
         if target is range:
             return  # a nested loop's range (its header was checked)
@@ -355,6 +359,50 @@ def _resolve(expr: ast.expr, func: Callable[..., Any], local: set[str]) -> Any:
         found = func.__globals__.get(expr.id, _MISSING)
         return getattr(builtins, expr.id, _MISSING) if found is _MISSING else found
     return _MISSING
+
+
+def _pure_method(expr: ast.expr, func: Callable[..., Any]) -> bool:
+    """Return True for ``param.method(...)`` that a batched body may call.
+
+    *param* is a parameter of *func* annotated with a class (``y: UbPtr[int16_t]``) that the
+    function never reassigns, and the class's *method* is marked pure (``PURE_MARKER``:
+    ``Pointer.cast``).
+    """
+    if not (isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name)):
+        return False
+    cls = _typed_parameters(func).get(expr.value.id)
+    return cls is not None and getattr(getattr(cls, expr.attr, None), PURE_MARKER, False) is True
+
+
+def _typed_parameters(func: Callable[..., Any]) -> dict[str, type]:
+    """Return the parameters of *func* annotated with a class that its body never assigns.
+
+    The class is the annotation's origin (``UbPtr[T]`` -> ``UbPtr``), by parameter name.
+    """
+    parsed = _source(func)
+    if parsed is None:
+        return {}
+    definition = parsed[0]
+    assigned = {
+        node.id
+        for node in ast.walk(definition)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+    }
+    found: dict[str, type] = {}
+    for name, note in getattr(func, "__annotations__", {}).items():
+        if name == "return" or name in assigned:
+            continue
+        if isinstance(note, str):  # ``from __future__ import annotations``
+            try:
+                note = eval(
+                    note, getattr(func, "__globals__", {})
+                )  # (as typing.get_type_hints does)
+            except Exception:  # an annotation that does not resolve names no class
+                continue
+        origin = typing.get_origin(note) or note
+        if isinstance(origin, type):
+            found[name] = origin
+    return found
 
 
 def _allowed(target: Any) -> bool:

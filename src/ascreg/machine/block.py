@@ -66,6 +66,9 @@ class BlockContext:
         self.state: dict[str, Any] = {}
         self.shared: dict[str, Any] = {} if shared is None else shared
         """State every block of the launch sees (the cross-core sync counters)."""
+        self.core: Any = None
+        """The :class:`~ascreg.machine.crosscore.Core` of a mixed launch that runs here (None:
+        one block of a ``__vector__`` / ``__cube__`` launch)."""
         self.dynamic: UbPtr[Any] = self.ub.alloc_bytes(  # type: ignore[assignment]
             uint8_t, dyn_ub_bytes, label=f"extern __ubuf__ (dynamic, {dyn_ub_bytes} bytes)"
         )

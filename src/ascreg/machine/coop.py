@@ -32,11 +32,10 @@ import attrs
 from ascreg.errors import SyncError
 from ascreg.machine import block as _block_module
 from ascreg.machine.block import BlockContext, block
+from ascreg.machine.crosscore import RUNNER_STATE
+from ascreg.machine.progress import LaunchProgress
 from ascreg.machine.races import _ATOMIC, GmRaceCheck
 from ascreg.machine.sync import Pipe  # noqa: F401 (the doctests use it)
-
-RUNNER_STATE = "coop.runner"
-"""Launch-shared-state key of the launch's :class:`BlockRunner`."""
 
 
 class _Abort(BaseException):
@@ -69,6 +68,10 @@ class _Member:
     thread: threading.Thread | None = None
     state: str = "ready"  # "ready" (not started, or released) -> "running" -> "waiting" / "done"
     saved: tuple[list[BlockContext], int] = ([], 0)
+    until: Callable[[], bool] | None = None
+    """While parked on a flag (:meth:`BlockRunner.block_on`): True once it may go on."""
+    what: str = ""
+    """What it waits for (for the hang report)."""
 
 
 class BlockRunner:
@@ -84,6 +87,9 @@ class BlockRunner:
         The launch's GM race check, or None (one block).
     shared
         The launch-shared block state; the runner registers itself there.
+    cores
+        The cores of a mixed launch (:func:`ascreg.machine.crosscore.topology`), run in that
+        order as the runner's members; None: the members are the blocks.
     """
 
     def __init__(
@@ -96,8 +102,12 @@ class BlockRunner:
         name: str,
         races: GmRaceCheck | None,
         shared: dict[str, Any],
+        cores: list[Any] | None = None,
     ) -> None:
         self.func, self.args, self.kwargs = func, args, kwargs
+        self.cores = cores
+        self.count = blocks if cores is None else len(cores)
+        """How many members run (the blocks, or the cores of a mixed launch)."""
         self.blocks, self.dyn_bytes, self.name = blocks, dyn_bytes, name
         self.races = races
         self.shared = shared
@@ -111,12 +121,17 @@ class BlockRunner:
         self.error: BaseException | None = None
         self.phases = 0
         """``SyncAll`` barriers completed so far."""
+        self.progress: LaunchProgress | None = None
+        """The launch's progress line, told of every block that ends in order."""
 
     # -- running blocks ------------------------------------------------------------------------
 
     def run_block(self, index: int) -> None:
-        """Run block *index* to its end, in the calling thread (then retire its UB)."""
-        ctx = BlockContext(index, self.blocks, self.dyn_bytes, self.name, shared=self.shared)
+        """Run member *index* to its end, in the calling thread (then retire its UB)."""
+        core = None if self.cores is None else self.cores[index]
+        block_idx = index if core is None else core.logical
+        ctx = BlockContext(block_idx, self.blocks, self.dyn_bytes, self.name, shared=self.shared)
+        ctx.core = core
         if self.races is not None:
             self.races.block = index
         try:
@@ -129,12 +144,14 @@ class BlockRunner:
     def run_from(self, start: int) -> None:
         """Run blocks *start* .. ``blocks - 1`` in order; at a ``SyncAll``, cooperatively."""
         index = start
-        while index < self.blocks:
+        while index < self.count:
             self.run_block(index)
             if self.members is not None:  # the block started the cooperative phase
                 self._finish(self.members[index])
                 return
             self.done.append(index)
+            if self.progress is not None:
+                self.progress.update(len(self.done))
             index += 1
 
     # -- SyncAll -------------------------------------------------------------------------------
@@ -173,10 +190,31 @@ class BlockRunner:
         self.waiting.add(index)
         self._switch(me)
 
+    def block_on(self, ctx: BlockContext, until: Callable[[], bool], what: str) -> None:
+        """Park the running core of *ctx* until *until()* holds (a cross-core flag wait).
+
+        The other members run meanwhile, lowest first; when none can run and this one still
+        waits, the launch hangs: a :class:`~ascreg.errors.SyncError` names every waiter.
+        """
+        index = self.member_of(ctx)
+        if self.members is None:
+            self._start(index)
+        assert self.members is not None
+        me = self.members[index]
+        me.state, me.until, me.what = "parked", until, what
+        self._switch(me)
+
+    def member_of(self, ctx: BlockContext) -> int:
+        """Return the runner index of *ctx* (its core's place in a mixed launch, else its block)."""
+        return ctx.block_idx if ctx.core is None else int(ctx.core.member)
+
+    def _label(self, index: int) -> str:
+        return f"block {index}" if self.cores is None else str(self.cores[index].name)
+
     def _start(self, index: int) -> None:
         """Turn cooperative: block *index* (this thread) waits; later blocks get threads."""
         self.members = {index: _Member(index, state="running")}
-        for later in range(index + 1, self.blocks):
+        for later in range(index + 1, self.count):
             member = _Member(later)
             member.thread = threading.Thread(
                 target=self._worker, args=(member,), name=f"{self.name}-block-{later}", daemon=True
@@ -251,9 +289,16 @@ class BlockRunner:
         be released (a participant ended without reaching the barrier).
         """
         assert self.members is not None
+        for member in self.members.values():
+            if member.state == "parked" and member.until is not None and member.until():
+                member.state, member.until = "ready", None
         ready = [m for m in self.members.values() if m.state == "ready"]
         if ready:
             return min(ready, key=lambda m: m.index)
+        parked = [m for m in self.members.values() if m.state == "parked"]
+        if parked:
+            self.error = self._hang(parked)
+            raise self.error
         if not self.waiting:
             return None
         assert self.barrier is not None
@@ -269,6 +314,18 @@ class BlockRunner:
             )
         self._release()
         return self._next()
+
+    def _hang(self, parked: list[_Member]) -> SyncError:
+        """Return the error of a launch whose every remaining core waits on a flag nobody sets."""
+        waits = "; ".join(f"{self._label(m.index)} waits in {m.what}" for m in parked)
+        ended = [self._label(i) for i in self.done]
+        return SyncError(
+            f"every core left waits: {waits}; no running core can raise those counters"
+            + (f" ({', '.join(ended[:8])} already ended)" if ended else "")
+            + ": on the chip the launch hangs (a CrossCoreWaitFlag with no matching "
+            "CrossCoreSetFlag, or a set in a branch the setter skips)",
+            call=self.name,
+        )
 
     def _release(self) -> None:
         """Every participant has arrived: they all go on (GM writes before are ordered)."""

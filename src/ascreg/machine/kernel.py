@@ -37,7 +37,16 @@ from ascreg.errors import AddressSpaceError, AscregTypeError, LaunchError
 from ascreg.machine import hook
 from ascreg.machine.block import BlockContext, block, current_block, running_block
 from ascreg.machine.coop import BlockRunner, check_sync_clean  # noqa: F401 (its old home)
+from ascreg.machine.crosscore import (
+    AIC,
+    CORES_STATE,
+    KIND_STATE,
+    CrossCoreFlags,
+    check_flags_clean,
+    topology,
+)
 from ascreg.machine.memory import UB_BYTES, Pointer, UbPtr
+from ascreg.machine.progress import LaunchProgress
 from ascreg.machine.races import GmRaceCheck
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import VL
@@ -54,6 +63,10 @@ KIND_ATTR = "__ascreg_kind__"
 """Attribute the qualifiers set on a function: ``"simd_vf"``, ``"simd_callee"``, ``"simt_vf"``."""
 CORE_ATTR = "__ascreg_core__"
 """Attribute ``__vector__`` / ``__aicore__`` set on a function: ``"vector"`` / ``"aicore"``."""
+MIX_ATTR = "__ascreg_mix__"
+"""The attribute holding a ``__mix__`` kernel's (AIC, AIV) counts per AI Core."""
+MIX_RATIOS = ((0, 1), (1, 0), (1, 1), (1, 2))
+"""The ``__mix__(aic, aiv)`` qualifiers the SIMD-BuiltIn keyword page lists."""
 
 
 # -- built-in variables ---------------------------------------------------------------------
@@ -208,6 +221,37 @@ def __vector__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     """
     setattr(func, CORE_ATTR, "vector")
     return func
+
+
+def __mix__(aic: int, aiv: int) -> Callable[[F], F]:  # noqa: N807 (the C qualifier spelling)
+    """``__mix__(aic, aiv)``: the kernel runs *aic* cube and *aiv* vector cores per AI Core.
+
+    ``__mix__(1, 2)`` is the 950's 1:2 ratio; :mod:`ascreg.machine.crosscore` says how the
+    cores of a launch run and how ``CrossCoreSetFlag`` / ``CrossCoreWaitFlag`` order them.
+
+    Examples
+    --------
+    >>> @__mix__(1, 2)
+    ... def k() -> None: ...
+    >>> k.__ascreg_core__, k.__ascreg_mix__
+    ('mix', (1, 2))
+    >>> __mix__(2, 1)
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.LaunchError: __mix__(2, 1): the documented ratios are (0, 1), (1, 0), (1, 1), (1, 2)
+    """
+    ratio = (aic, aiv)
+    if ratio not in MIX_RATIOS:
+        legal = ", ".join(map(str, MIX_RATIOS))
+        raise LaunchError(f"the documented ratios are {legal}", call=f"__mix__({aic}, {aiv})")
+
+    @qualifier
+    def apply(func: F) -> F:
+        setattr(func, CORE_ATTR, "mix")
+        setattr(func, MIX_ATTR, ratio)
+        return func
+
+    return apply
 
 
 @qualifier
@@ -511,20 +555,43 @@ class Kernel(Generic[P]):
         dyn_bytes = _dyn_bytes(dyn)
         check_stream(stream)
         self._check_args(args, kwargs)
-        races = GmRaceCheck(name, args, kwargs) if blocks > 1 else None
-        runner = BlockRunner(self.func, args, kwargs, int(blocks), dyn_bytes, name, races, {})
+        shared: dict[str, Any] = {}
+        cores = self._cores(int(blocks), shared)
+        many = blocks > 1 or (cores is not None and len(cores) > 1)
+        races = GmRaceCheck(name, args, kwargs, shared) if many else None
+        runner = BlockRunner(
+            self.func, args, kwargs, int(blocks), dyn_bytes, name, races, shared, cores
+        )
         failed = BlockProgress(_ascreg_call, int(blocks), next(_LAUNCHES))
+        runner.progress = LaunchProgress(_ascreg_call, runner.count)  # (cores of a mixed launch)
         try:
-            start = 0 if races is None else self._run_batches(int(blocks), args, kwargs, races)
+            start = 0
+            if races is not None and cores is None:
+                start = self._run_batches(int(blocks), args, kwargs, races)
             runner.done.extend(range(start))
+            runner.progress.update(start)
             runner.run_from(start)
+            if cores is not None:
+                check_flags_clean(shared)
         except Exception as exc:
             failed.note(exc)
             raise
         finally:
+            runner.progress.close()
             runner.close()
             if races is not None:
                 races.detach()
+
+    def _cores(self, blocks: int, shared: dict[str, Any]) -> list[Any] | None:
+        """Return the cores of a ``__mix__`` launch (and set up its flags), else None."""
+        if self.core == "cube":
+            shared[KIND_STATE] = AIC
+        if self.core != "mix":
+            return None
+        aic, aiv = getattr(self.func, MIX_ATTR)
+        cores = topology(blocks, aic, aiv)
+        shared[CORES_STATE] = CrossCoreFlags(cores)
+        return cores
 
     def _run_batches(
         self, blocks: int, args: tuple[Any, ...], kwargs: dict[str, Any], races: GmRaceCheck
@@ -589,6 +656,14 @@ class BlockProgress:
 
     def note(self, error: BaseException) -> None:
         """Add a note to *error* saying which block of which launch failed, and what GM holds."""
+        core = self._core(error)
+        if core is not None:  # a mixed launch: its cores interleave at their flag waits
+            error.add_note(
+                f"in {core.name} (AI Core {core.block}) of {self.launch} (launch {self.number} "
+                "of this process): the cores of a mixed launch run in turns between their flag "
+                "waits, so Global Memory holds a partial result"
+            )
+            return
         first, count = self._failed(error)
         last = first + count - 1
         which = _blocks(first, last) + (" (run as one batch)" if count > 1 else "")
@@ -600,6 +675,17 @@ class BlockProgress:
             + f", and {_blocks(first, last)} stopped part-way: Global Memory holds a partial "
             "result"
         )
+
+    @staticmethod
+    def _core(error: BaseException) -> Any:
+        """Return the mixed-launch core the traceback of *error* ran on, or None."""
+        tb, found = error.__traceback__, None
+        while tb is not None:
+            ctx = tb.tb_frame.f_locals.get("ctx")
+            if isinstance(ctx, BlockContext) and ctx.core is not None:
+                found = ctx.core
+            tb = tb.tb_next
+        return found
 
     def _failed(self, error: BaseException) -> tuple[int, int]:
         """Return the first failed block and how many ran with it (a batch of blocks)."""

@@ -28,6 +28,7 @@ import numpy as np
 
 from ascreg._dtypes import Scalar, is_scalar_type, is_struct_type
 from ascreg.errors import (
+    PURE_MARKER,
     AlignmentError,
     AscregTypeError,
     CapacityError,
@@ -454,6 +455,8 @@ class Pointer(Generic[T]):
         cls: type[Pointer[Any]] = type(self)
         return cls(self.memory, _scalar(dtype), self.address, self.block)
 
+    setattr(cast, PURE_MARKER, True)  # a batched loop may call it (ascreg.engine.loops)
+
     def is_aligned(self, nbytes: int) -> bool:
         """Return True when the address is a multiple of *nbytes*."""
         return self.address % nbytes == 0
@@ -756,6 +759,8 @@ class UbPtr(Pointer[T]):
     def cast(self, dtype: type[U]) -> UbPtr[U]:
         """Return the same address viewed as *dtype*; see :meth:`Pointer.cast`."""
         return cast(UbPtr[U], super().cast(dtype))
+
+    setattr(cast, PURE_MARKER, True)
 
 
 class GmPtr(Pointer[T]):

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from ascreg.errors import SyncError
+from ascreg.machine.crosscore import CORES_STATE, CrossCoreFlags
 from ascreg.machine.memory import GlobalMemory, Pointer
 
 _ATOMIC = [0]
@@ -73,9 +74,19 @@ class GmRaceCheck:
         The launch arguments; their ``__gm__`` pointers select the memories to watch.
     """
 
-    def __init__(self, kernel: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        kernel: str,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        shared: dict[str, Any] | None = None,
+    ) -> None:
         self.kernel = kernel
         self.block = 0
+        found = (shared or {}).get(CORES_STATE)
+        self.flags: CrossCoreFlags | None = found if isinstance(found, CrossCoreFlags) else None
+        """In a mixed launch its flags (its cores' accesses race unless a set/wait chain
+        orders them, and ``block`` is the running core's place in the launch), else None."""
         self.paused = False
         """Set while a SIMT block batch runs (the batch claims each block's spans afterwards)."""
         memories = {
@@ -122,10 +133,18 @@ class _OwnerHook:
         self.memory = memory
         self.previous: Callable[[int, int, str], None] | None = memory.on_access
         self.owner = np.zeros(memory.data.size, dtype=np.int32)
+        empty = np.zeros(0, dtype=np.int32)
+        self.stamp = self.atomic_owner = self.atomic_stamp = empty
+        self.read_owner = self.read_stamp = empty
+        """In a mixed launch (:meth:`ordered`): the epoch of each byte's last plain write, and
+        the core and epoch of its last atomic write and of its last read."""
         memory.on_access = self
 
     def __call__(self, start: int, end: int, action: str) -> None:
-        if action == "writes" and not _ATOMIC[0] and not self.check.paused:
+        flags = self.check.flags
+        if flags is not None:
+            self.ordered(flags, start, end, action)
+        elif action == "writes" and not _ATOMIC[0] and not self.check.paused:
             self.record(start, end)
         if self.previous is not None:
             self.previous(start, end, action)
@@ -174,6 +193,80 @@ class _OwnerHook:
             element = start + first - first % scatter.size
             self._raise(element, element + scatter.size, int(span[first]))
         span[touched] = me + 1
+
+    def ordered(self, flags: CrossCoreFlags, start: int, end: int, action: str) -> None:
+        """Check a mixed launch's access against the other cores' accesses; record it.
+
+        Each byte keeps its last plain writer, its last atomic writer and its last reader, each
+        with the core's epoch then. An access conflicts with another core's earlier one unless
+        a set/wait chain orders them (:meth:`~ascreg.machine.crosscore.CrossCoreFlags.knows`):
+        a read with the writes, a write with all three, an atomic write with the plain writes
+        and the reads (atomics combine with each other). The first unordered pair raises.
+        """
+        if action not in ("reads", "writes"):
+            return
+        atomic = bool(_ATOMIC[0])
+        marks = self._marks(end)
+        me = self.check.block
+        kinds: tuple[str, ...] = ("write", "atomic") if action == "reads" else ("write", "read")
+        if action == "writes" and not atomic:
+            kinds = ("write", "atomic", "read")
+        for kind in kinds:
+            owner, stamp = marks[kind]
+            self._check(flags, owner[start:end], stamp[start:end], start, action, kind)
+        record = "read" if action == "reads" else "atomic" if atomic else "write"
+        owner, stamp = marks[record]
+        owner[start:end] = me + 1
+        stamp[start:end] = flags.epoch(me)
+
+    def _marks(self, end: int) -> dict[str, tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]]:
+        """Return the (core, epoch) marks of each access kind, grown to cover *end*."""
+        self._grow(end)
+        size = self.owner.size
+        for name in ("stamp", "atomic_owner", "atomic_stamp", "read_owner", "read_stamp"):
+            old = getattr(self, name)
+            if old.size < size:
+                grown = np.zeros(size, dtype=np.int32)
+                grown[: old.size] = old
+                setattr(self, name, grown)
+        return {
+            "write": (self.owner, self.stamp),
+            "atomic": (self.atomic_owner, self.atomic_stamp),
+            "read": (self.read_owner, self.read_stamp),
+        }
+
+    def _check(
+        self,
+        flags: CrossCoreFlags,
+        owner: np.ndarray[Any, Any],
+        stamp: np.ndarray[Any, Any],
+        start: int,
+        action: str,
+        kind: str,
+    ) -> None:
+        me = self.check.block
+        others = (owner != UNWRITTEN) & (owner != me + 1)
+        if not others.any():
+            return
+        for core in np.unique(owner[others]):
+            known = flags.clock[me][int(core) - 1]
+            late = others & (owner == core) & (stamp >= known)
+            if late.any():
+                first = start + int(np.argmax(late))
+                self._unordered(flags, first, action, kind, int(core) - 1)
+
+    def _unordered(
+        self, flags: CrossCoreFlags, byte: int, action: str, kind: str, other: int
+    ) -> None:
+        me, them = flags.cores[self.check.block].name, flags.cores[other].name
+        did = {"write": "wrote", "atomic": "wrote atomically", "read": "read"}[kind]
+        raise SyncError(
+            f"{me} {action} __gm__ byte {byte:#x}, which {them} {did} with no "
+            "CrossCoreSetFlag / CrossCoreWaitFlag ordering the two accesses: the cores of a "
+            "mixed launch run concurrently, so the result depends on which comes first; set a "
+            f"flag on {them} after its access and wait for it on {me} before this one",
+            call=self.check.kernel,
+        )
 
     def _raise(self, start: int, end: int, owner: int) -> None:
         raise SyncError(

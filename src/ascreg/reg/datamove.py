@@ -175,11 +175,15 @@ _ACCESS_ENUMS = (PostLiteral, MaskDist, DataCopyMode)
 def _batched_load(op: Any, args: tuple[Any, ...], batch: Any) -> tuple[Any, ...] | None:
     """Admit ``LoadAlign(dst, src)`` (or post-update): one address per iteration.
 
-    Any single-register dist: each mode builds an iteration's lanes from its own elements.
+    Any single-register dist: each mode builds an iteration's lanes from its own elements; a
+    MaskReg its bits from its own bytes.
     """
-    if len(args) != 2 + op.post or op.blocks or core.LOAD_MODES.get(op.dist, _DUAL).dual:
+    if len(args) != 2 + op.post or op.blocks:
         return None
-    if not rules.one_block(args[0], op.post):
+    if isinstance(args[0], MaskReg) and op.mask_dist is not None:
+        at = rules.mask_access_address(op.post, args[1], args[2:], batch)
+        return None if at is None else (args[0], at, *args[2:])
+    if core.LOAD_MODES.get(op.dist, _DUAL).dual or not rules.one_block(args[0], op.post):
         return None
     return (args[0], rules.access_address(op.post, args[1], args[2:], batch), *args[2:])
 

@@ -96,6 +96,7 @@ template <HardEvent event> __aicore__ void WaitFlag(int32_t eventID);
 template <pipe_t pipe> __aicore__ void PipeBarrier();
 
 template <typename T> class LocalTensor;
+struct TBuffAddr { uint32_t dataLen; uint32_t bufferAddr; void* bufferHandle; uint8_t logicPos; };
 template <typename T> class GlobalTensor {
 public:
     using PrimType = T;
@@ -119,6 +120,7 @@ public:
     __aicore__ T GetValue(uint32_t index) const;
     __aicore__ void SetValue(uint32_t index, T value);
     template <typename U> __aicore__ LocalTensor<U> ReinterpretCast() const;
+    __aicore__ void SetAddr(const TBuffAddr& address);
 };
 template <TPosition src, TPosition dst, int32_t depth> class TQueBind {
 public:

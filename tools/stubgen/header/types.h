@@ -62,10 +62,19 @@ using Log10Algo = ExpAlgo;
 }  // namespace Reg
 namespace MicroAPI = Reg;
 
+// The complex element types (辅助数据结构/complex32-complex64.md): the struct and its two aliases.
+template <class T> struct Complex {
+    T real;
+    T imag;
+    constexpr Complex(T r = T(), T i = T()) : real(r), imag(i) {}
+};
+
 constexpr uint32_t VECTOR_REG_WIDTH = 256;
 constexpr uint32_t ONE_BLK_SIZE = 32;
 __aicore__ inline constexpr uint32_t GetVecLen() { return 256; }
 }  // namespace AscendC
+using complex32 = AscendC::Complex<half>;
+using complex64 = AscendC::Complex<float>;
 
 // SIMT: launch geometry, the built-in index variables, vector and pair types.
 struct dim3 {

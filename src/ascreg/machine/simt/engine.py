@@ -53,6 +53,7 @@ from ascreg.machine.block import block as running_as
 from ascreg.machine.convert import to_dtype
 from ascreg.machine.hook import engine
 from ascreg.machine.memory import GmPtr, Memory, Pointer, UbPtr, element_view, live_memories
+from ascreg.machine.progress import LaunchProgress
 from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes, PathSplit, SpinError
 from ascreg.machine.simt.rendezvous import WARP_SIZE, WarpRequest, complete_rendezvous, run_warps
 from ascreg.machine.template import qualifier
@@ -1418,6 +1419,8 @@ def run_simt_kernel(
     _check_threads(func, block, _ascreg_call)
     args = _Wrapped(wrap_pointer(a) for a in args)
 
+    progress = LaunchProgress(_ascreg_call, grid.count)
+
     def run_one(linear: int) -> None:
         x, rest = linear % grid.x, linear // grid.x
         ctx = BlockContext(linear, grid.count, int(dyn_ub_bytes), name)
@@ -1429,12 +1432,16 @@ def run_simt_kernel(
                 run_block(run, ctx)
         finally:
             ctx.release()
+        progress.update(linear + 1)  # blocks run in order (batches of them before this one)
 
-    if grid.count > 1 and _MODE[-1] == "masked":  # blocks in order, in batches where exact
-        engine().run_simt_blocks(func, grid, block, int(dyn_ub_bytes), args, run_one)
-        return
-    for linear in range(grid.count):
-        run_one(linear)
+    try:
+        if grid.count > 1 and _MODE[-1] == "masked":  # blocks in order, in batches where exact
+            engine().run_simt_blocks(func, grid, block, int(dyn_ub_bytes), args, run_one)
+            return
+        for linear in range(grid.count):
+            run_one(linear)
+    finally:
+        progress.close()
 
 
 def convert_value(value: Any, dtype: Any) -> Any:
