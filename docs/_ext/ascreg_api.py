@@ -81,6 +81,7 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.engine", "ascreg.engine", "Internals: the execution engine"),
     ("ascreg.engine.loops", "ascreg.engine.loops", "Internals: which VF loops run batched"),
     ("ascreg.engine.batch", "ascreg.engine.batch", "Internals: running a VF loop batched"),
+    ("ascreg.engine.nested", "ascreg.engine.nested", "Internals: nested loops flattened"),
     ("ascreg.engine.plans", "ascreg.engine.plans", "Internals: recorded plans of VF loops"),
     ("ascreg.engine.batching", "ascreg.engine.batching", "Internals: ops on a batch"),
     ("ascreg.engine.sites", "ascreg.engine.sites", "Internals: loop sites and refusals"),

@@ -434,7 +434,7 @@ def rows_of_columns(dst: UbPtr[uint16_t], src: UbPtr[uint16_t], rows: int, cols:
     full = Reg.CreateMask[uint16_t]()
     for r in range(rows):
         Reg.Duplicate(total, 0, full)
-        for c in range(cols):  # an accumulator of the inner loop: carried by it, in order
+        for c in range(cols):  # an accumulator of the inner loop: scanned over it, in order
             Reg.LoadAlign(x, src + (r * cols + c) * L16)
             Reg.Add(total, total, x, full)
         Reg.StoreAlign(dst + r * L16, total, full)
@@ -450,7 +450,7 @@ def test_nested_loops_batch_the_outer_one(caplog: pytest.LogCaptureFixture) -> N
     result, _, lines = differential(scenario, caplog)
     assert sum("batched over 3 iterations" in line for line in lines) == 1
     outer, inner = ascreg.explain(rows_of_columns)
-    assert "ran batched" in outer and "ran inside a batched outer loop" in inner
+    assert "ran batched" in outer and "ran flattened into a batched outer loop" in inner
     expected = (np.arange(12 * L16) % 1000).reshape(3, 4, L16).sum(axis=1).ravel()
     assert result.tolist() == expected.tolist()
 

@@ -36,7 +36,9 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import dataclasses
 import logging
+import textwrap
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -282,6 +284,39 @@ def test_generated_vf_batched_matches_eager(surface: str, focus: str, data: Any)
     report(differential(program, calls))
 
 
+# -- 2: the same body in a nest (flattened into the outer loop's batch) -------------------------------
+
+
+def nested(program: vp.Program, inner: int) -> vp.Program:
+    """Return *program* with its loop split into ``for o: for j in range(inner)`` (``i`` made
+    of both, in the same order; an *n* that *inner* does not divide runs past the buffers)."""
+    loop = "range(n)" if program.step == 1 else f"range(0, {program.step} * n, {program.step})"
+    header = f"        for i in {loop}:\n"
+    head, body_and_tail = program.source.split(header)
+    body, tail = body_and_tail.split("\n    finally:\n")
+    source = (
+        head.replace(f"def {program.name}(", f"def {program.name}_nested(")
+        + f"        for o in range(-(-n // {inner})):\n"
+        + f"            for j in range({inner}):\n"
+        + f"                i = (o * {inner} + j) * {program.step}\n"
+        + textwrap.indent(body, "    ")
+        + "\n    finally:\n"
+        + tail
+    )
+    return dataclasses.replace(program, name=f"{program.name}_nested", source=source)
+
+
+@examples(1)
+@given(st.data())
+def test_generated_nest_batched_matches_eager(data: Any) -> None:
+    """A generated body as the inner loop of a nest: flattened, in order or eager, as eager."""
+    choose = vp.DrawChooser(data)
+    program = nested(vp.draw_program(choose), choose.number(2, 3))
+    calls = vp.draw_calls(choose, program, choose.number(1, 3))
+    note_program(program, calls)
+    report(differential(program, calls))
+
+
 # -- 3: repeated calls of the same VF ----------------------------------------------------------------
 
 
@@ -439,6 +474,21 @@ def test_vf_calls_in_a_kernel_match_eager(data: Any) -> None:
     choose = vp.DrawChooser(data)
     program = vp.draw_program(choose)
     calls = vp.draw_calls(choose, program, choose.number(1, 4))
+    hazard = draw_hazard(choose, program, len(calls))
+    note_program(program, calls)
+    note(f"hazard: {hazard}")
+    outcome = kernel_differential(program, calls, hazard)
+    event(f"kernel: {'batched' if outcome.batched else 'eager'} {outcome.error.split(':')[0]}")
+
+
+@examples(1)
+@given(st.data())
+def test_nests_in_a_kernel_match_eager(data: Any) -> None:
+    """The nested VFs of ``test_generated_nest_batched_matches_eager`` per tile of a kernel (the
+    block's checks see the flattened accesses in eager order)."""
+    choose = vp.DrawChooser(data)
+    program = nested(vp.draw_program(choose), choose.number(2, 3))
+    calls = vp.draw_calls(choose, program, choose.number(1, 3))
     hazard = draw_hazard(choose, program, len(calls))
     note_program(program, calls)
     note(f"hazard: {hazard}")

@@ -14,11 +14,23 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import numpy as np
 import pytest
 
 import ascreg
-from ascreg import CMPMODE, Ref, Reg, UbPtr, UnifiedBuffer, int16_t, uint16_t
+from ascreg import (
+    CMPMODE,
+    Ref,
+    Reg,
+    StoreDist,
+    UbPtr,
+    UnifiedBuffer,
+    float32_t,
+    half,
+    int16_t,
+    uint16_t,
+)
 from ascreg.c_api import (
     EVENT_ID0,
     PIPE_MTE2,
@@ -245,6 +257,45 @@ def test_calls_in_kernel_launches(caplog: pytest.LogCaptureFixture) -> None:
     results, lines = calls([launch(True), launch(True), launch(False), launch(True)], caplog)
     assert "SyncError" in results[2]
     assert ran(lines, "whole") >= 6
+
+
+TO_HALF = Reg.CastTrait(Reg.RegLayout.ZERO, Reg.SatMode.NO_SAT, Reg.MaskMergeMode.ZEROING,
+                        Reg.RoundMode.CAST_RINT)  # fmt: skip
+"""A frozen mode struct the VF below reads from the module (the guard compares it by identity)."""
+
+
+@ascreg.__simd_vf__
+def to_half(dst: UbPtr[half], a: UbPtr[float32_t], n: int) -> None:
+    x, y = Reg.RegTensor[float32_t](), Reg.RegTensor[half]()
+    full = Reg.CreateMask[float32_t]()
+    for i in range(n):
+        Reg.LoadAlign(x, a + i * 64)
+        Reg.Cast[half, float32_t, TO_HALF](y, x, full)
+        Reg.StoreAlign[half, StoreDist.DIST_PACK_B32](dst + i * 64, y, full)
+
+
+def test_a_frozen_mode_struct_is_replayed(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ub = UnifiedBuffer()
+    a, d = ub.alloc(float32_t, 256), ub.alloc(half, 256)
+
+    def call(seed: int) -> Callable[[], Any]:
+        values = np.random.default_rng(seed).standard_normal(256) * 1e5
+
+        def run() -> Any:
+            a.write(values.astype(np.float32))
+            to_half(d, a, 4)
+            return d.read(256)
+
+        return run
+
+    _, lines = calls([call(k) for k in range(3)], caplog)
+    assert ran(lines, "loop") == 2
+    saturating = attrs.evolve(TO_HALF, satMode=Reg.SatMode.SAT)  # another object: no stale replay
+    monkeypatch.setattr(sys.modules[__name__], "TO_HALF", saturating)
+    _, lines = calls([call(3)], caplog)
+    assert ran(lines, "loop") == 0 and ran(lines, "body") == 1
 
 
 @ascreg.__simd_vf__

@@ -86,6 +86,15 @@ _ACTIVE: list[Batch] = BATCHING
 """The running batch (at most one: loops inside a batched body are never batched)."""
 
 
+class Unflattened(Exception):
+    """Raised through a batch whose flattened inner loop could not give the eager result.
+
+    Not a :class:`Fallback`: the batch is undone and runs eagerly this once, without a
+    warning and without remembering a refusal; the inner loop runs in order in later batches
+    (``Site.flatten``, :mod:`ascreg.engine.nested`).
+    """
+
+
 class Carried(Fallback):
     """Raised when an op call writes a register it read first: a chain carried by one op.
 
@@ -666,6 +675,33 @@ class Batch:
         or ``"whole"`` for the whole VF)."""
         self.watched = False
         """True once an access reached a memory with a hook (a running block's UB)."""
+        self.retry: Callable[[], Batch | None] | None = None
+        """What starts the attempt anew (set by :func:`ascreg.engine.plans.start`)."""
+        self.expanded = None
+        """What a flattened inner loop gives its local inputs (never, for a batch)."""
+        self.base_epoch = self.epoch
+        """The birth mark of the ``Ref`` boxes made in the body before any phase."""
+        self.epochs = {self.epoch}
+        """The birth marks of the ``Ref`` boxes made in the body (one per phase)."""
+        self.phase: Any = None
+        """The running phase of a flattened inner loop (:mod:`ascreg.engine.nested`), if any."""
+        self.flattened: list[Any] = []
+        """The inner loops (sites) this batch ran flattened."""
+        self.segments: list[tuple[int, int, int]] = []
+        """The segments of the accesses, once an inner loop ran flattened (else empty), each
+        as the position of its first access, the eager iteration of its outer iteration it
+        starts at and its rows per outer iteration (``nested.renumber``)."""
+        self.cursor = 0
+        """The eager iteration (within an outer one) the body has reached (phases only)."""
+        self.renumber: Callable[[Batch], int] | None = None
+        """What numbers the accesses in eager order, once an inner loop ran flattened."""
+
+    def segment(self, m: int, advance: int = 0) -> None:
+        """Start a segment of accesses *m* rows per outer iteration, *advance* iterations on."""
+        if not self.segments:
+            self.segments.append((0, 0, 1))
+        self.cursor += advance
+        self.segments.append((len(self.accesses), self.cursor, m))
 
     # -- what the ops' batching rules ask (``ascreg._frontend.rules``) --
 
@@ -717,6 +753,8 @@ class Batch:
         known = self.registers.get(key)
         if known is not None and self.replayed:
             return  # a replay makes the calls its recording checked, on operands of one shape
+        if self.phase is not None and key in self.phase.scanned:
+            raise fallback(f"{type(reg).__name__} is scanned and written by an inner loop")
         lanes, dtype = _layout(reg) if known is None else known[2]
         shape = new.shape
         if (
@@ -771,7 +809,7 @@ class Batch:
         carry it on, however many there are.
         """
         key = id(ref)
-        carried = ref.born != self.epoch
+        carried = ref.born not in self.epochs
         if key in self.refs:
             if carried:
                 raise fallback("a Ref is updated twice in one iteration")
@@ -786,6 +824,18 @@ class Batch:
         ``max(count - k * lanes, 0)`` in iteration *k*. A count the body computes per iteration
         (a ``RowInts``, or a ``Ref`` made in the body) is taken as it is.
         """
+        phase = self.phase
+        if phase is not None and ref.born != self.epoch:  # taken down in an inner loop
+            key = id(ref)
+            if key in phase.refs:
+                raise fallback("a Ref is updated twice in one inner iteration")
+            phase.refs.add(key)
+            from_caller = ref.born not in self.epochs
+            if from_caller and key in self.refs:
+                raise fallback("a Ref is updated by the outer and the inner loop")
+            self.refs.setdefault(key, (ref, ref.value))
+            counts: Lanes = phase.counts(self, ref.value, lanes, from_caller)
+            return counts
         carried = self._claim(ref)
         value = ref.value
         if isinstance(value, RowInts):
@@ -811,6 +861,8 @@ class Batch:
         """
         if type(stride) is not int:
             raise fallback("a post-update stride that is not a plain int")
+        if self.phase is not None:
+            raise fallback("a post-update address in a flattened inner loop")
         carried = self._claim(ref)
         value = ref.value
         if isinstance(value, RowPointer) or not isinstance(value, UbPtr):
@@ -850,7 +902,7 @@ class Batch:
                 raise fallback("a memory watched by another checker")
             self.watched = True
 
-    def report(self, plan: RowsPlan | None = None) -> None:
+    def report(self, plan: RowsPlan | None = None, count: int | None = None) -> None:
         """Report the accesses to the blocks' checks in aggregate, one group per op.
 
         :meth:`BlockContext.access_rows` checks them as eager order would see them (why that
@@ -864,7 +916,7 @@ class Batch:
             context, positions = self._reported()
             if context is None:
                 return
-            plan = _new_plan(self, positions)
+            plan = _new_plan(self, positions, self.count if count is None else count)
         else:  # every access is to one memory: its hook is the one to report to
             hook = self.accesses[0][0].on_access
             if hook is None:
@@ -923,11 +975,22 @@ class Batch:
         A kept plan (:func:`_known_plan`) was made of the same accesses after they passed
         :meth:`check_memory` (which depends on nothing else): only the block's checks remain.
         """
-        plan = _known_plan(self.accesses, self.count)
+        if self.renumber is None:
+            self._check_accesses(self.count)
+            return
+        try:  # numbered in eager order, outer x inner (``nested.renumber``)
+            self._check_accesses(self.renumber(self))
+        except Fallback as refused:  # perhaps only because of the flattened inner loops
+            for site in self.flattened:
+                site.flatten = False
+            raise Unflattened(f"flattened inner loops: {refused}") from refused
+
+    def _check_accesses(self, count: int) -> None:
+        plan = _known_plan(self.accesses, count)
         if plan is None:
             self.check_memory()
         if self.watched:  # a block's UB: its checks see the accesses (else there are none)
-            self.report(plan)
+            self.report(plan, count)
 
     def end(self) -> None:
         """:meth:`commit` for a batch whose registers and ``Ref`` boxes nobody reads after it.
@@ -987,12 +1050,16 @@ class Batch:
         """Return the loop variable after the loop (the last iteration's index)."""
         return self.iterations[-1]
 
-    def abandon(self, error: BaseException, *, replay: bool = False) -> None:
+    def abandon(self, error: BaseException, *, replay: bool = False) -> Batch | None:
         """Undo everything the attempt changed; the caller then runs the loop eagerly.
 
         *replay*: the attempt replayed a plan (the caller then runs the loop without it).
+        Returns None, or, when only a flattened inner loop failed (:class:`Unflattened`), a
+        new attempt at the loop (its inner loops then run in order), when it can start.
         """
         self.recorder = None
+        if self.phase is not None:
+            self.phase.merge(self)
         for memory, start, old in reversed(self.saved):
             memory.data[start : start + old.size] = old
         for reg, old, _layout in self.registers.values():
@@ -1000,6 +1067,9 @@ class Batch:
         for ref, old in self.refs.values():
             ref.value = old
         _ACTIVE.pop()
+        if isinstance(error, Unflattened) and not replay and self.retry is not None:
+            LOG.debug("%s: tried again, its inner loops in order (%s)", self.where, error)
+            return self.retry()
         refused = isinstance(error, Fallback)
         reason = str(error) if refused else f"{type(error).__name__}: {error}"
         what = "its plan is not replayed" if replay else "runs eagerly"
@@ -1010,6 +1080,7 @@ class Batch:
             self.site.eager(reason, warn=refused)
         if not isinstance(error, Exception):
             raise error
+        return None
 
 
 _REPLAYED = {"": "", "loop": " (a recorded plan)", "whole": " (a recorded plan of the whole VF)"}
@@ -1086,7 +1157,7 @@ def _known_plan(accesses: list[Access], count: int) -> RowsPlan | None:
     return plan if same else None
 
 
-def _new_plan(batch: Batch, positions: list[int]) -> RowsPlan:
+def _new_plan(batch: Batch, positions: list[int], count: int) -> RowsPlan:
     """Make the report plan of the accesses at *positions*; keep it if :func:`_known_plan` can."""
     accesses = batch.accesses
     groups = []
@@ -1095,7 +1166,7 @@ def _new_plan(batch: Batch, positions: list[int]) -> RowsPlan:
         groups.append(
             RowsAccess(PIPE_V, low, high, write, 0, rows=rows, width=nbytes, which=which, step=step)
         )
-    _eager_ranks(groups, batch.count)
+    _eager_ranks(groups, count)
     plan = RowsPlan(groups, positions)
     keep = len(positions) == len(accesses) and all(
         access[0] is accesses[0][0]
@@ -1107,7 +1178,7 @@ def _new_plan(batch: Batch, positions: list[int]) -> RowsPlan:
         if len(_PLANS) >= 64:
             _PLANS.clear()
         made = (list(map(_ROWS, accesses)), list(map(_WHICH, accesses)))
-        _PLANS[id(accesses[0][1]), batch.count] = (*made, list(map(_SHAPE, accesses)), plan)
+        _PLANS[id(accesses[0][1]), count] = (*made, list(map(_SHAPE, accesses)), plan)
     return plan
 
 

@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from ascreg._frontend.rules import ROWS
+from ascreg.engine import nested
 from ascreg.engine.batch import Carried, current, fallback
 from ascreg.machine.hook import ACTIVE
 from ascreg.machine.registers import MaskReg, RegTensor, storage
@@ -95,7 +96,12 @@ def scan(op: Any, impl: Any, args: tuple[Any, ...], batch: Any) -> Any:
     is made once per iteration, in order, on that iteration's rows (the op's own eager code:
     the same float rounding in the same order); each register it writes then holds one row per
     iteration. Registers own their lanes: only their ``held``/``restore`` methods are used.
+
+    In a flattened inner loop (:mod:`ascreg.engine.nested`) the chain runs over the inner
+    iterations, all outer iterations at once (:func:`ascreg.engine.nested.scan`).
     """
+    if batch.phase is not None:
+        return nested.scan(op, impl, args, batch)
     for reg, old in reversed(batch.touched):  # undo what the batched call wrote before it saw
         reg.restore(old)
     # the registers that hold the bytes: a view (RegTensor[U](x)) reads and writes its storage's

@@ -6,9 +6,10 @@ mask, pointer and index code whose Python control flow is the same in every iter
 
 * every statement is an assignment to plain names, an expression, ``pass``, an ``if`` or a
   nested ``for`` over ``range`` built of such statements (no ``while``, ``break``,
-  ``continue``, ``return``, ``try``, ``with``, ``del``, ``assert``); a nested loop runs in
-  order inside the batched one, so an accumulator of the inner loop is simply carried by it,
-  and an ``if`` on a per-iteration value stops the batch at run time;
+  ``continue``, ``return``, ``try``, ``with``, ``del``, ``assert``); a nested loop runs
+  flattened into the batched one, outer x inner rows (:mod:`ascreg.engine.nested`), or, when
+  its iterations carry a register (an accumulator), in order inside it, and an ``if`` on a
+  per-iteration value stops the batch at run time;
 * every call is an ascreg op (a row of ``ascreg._spec``), a register, mask or ``Ref``
   constructor, a numpy scalar type or ``float``/``int``/``bool`` (``np.float32(1.0)``),
   ``min``/``max``/``abs``, ``range`` (a nested loop's), or a ``__simd_callee__`` helper whose
@@ -88,6 +89,9 @@ class _Loop:
         """The names the body reads and never assigns (what it takes from outside), sorted;
         None when a call in the body is not an op's own entry point (then no plan is recorded,
         :mod:`ascreg.engine.plans`)."""
+        self.local: list[str] = []
+        """The inputs that are the enclosing function's local names (a flattened run of the
+        loop inside a batched outer one rebinds them, :mod:`ascreg.engine.nested`)."""
         self.extras: tuple[tuple[dict[str, Any], str], ...] = ()
         """The module names the helpers it calls read, as ``(globals, name)`` pairs."""
 
@@ -161,6 +165,7 @@ def _judge(loop: _Loop, func: Callable[..., Any], local: set[str]) -> None:
     body.block(node.body, {node.target.id}, stored)
     loop.assigned = [n for n in _ordered_stores(node.body) if n != node.target.id]
     loop.inputs = sorted(body.read - stored) if body.recordable else None
+    loop.local = [name for name in loop.inputs or () if name in local]
     loop.extras = tuple(body.extras.values())
 
 
@@ -510,6 +515,12 @@ def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
     else:  # an unbound name is the body's error to raise (eagerly), not the replay's
         names = "".join(f"{n}, " for n in loop.inputs)
         read = f"try:\n  {inputs} = ({names})\nexcept NameError:\n  {inputs} = None\n"
+    rebind = restore = ""
+    if loop.local:  # a flattened run (inside a batched loop) gives them one row per inner one
+        local = ", ".join(loop.local) + ","
+        outer = "".join(f"{inputs}[{loop.inputs.index(n)}], " for n in loop.local)  # type: ignore[union-attr]
+        rebind = f"    if {attempt}.expanded is not None:\n      {local} = {attempt}.expanded\n"
+        restore = f"    if {attempt}.expanded is not None:\n      {local} = {outer}\n"
     before = f"__ascreg_before{key}"
     bound = (index, *loop.assigned)
     # an undone attempt leaves the names the body bound as they were before it: the eager
@@ -525,13 +536,14 @@ def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
         f"  {targets} = {attempt}\n"
         f"elif {attempt} is not None:\n"
         f"  {before} = {{k: v for k, v in locals().items() if k in {bound!r}}}\n"
-        f"  try:\n"
-        f"    {index} = {attempt}.index\n"
-        f"    pass\n"
-        f"    {targets} = {attempt}.finish(({values}))\n"
-        f"  except BaseException as __ascreg_error:\n"
-        f"    {attempt}.abandon(__ascreg_error)\n"
-        f"    {attempt} = None\n" + put_back + f"if {attempt} is None:\n"
+        f"  while {attempt} is not None:\n"
+        f"   try:\n"
+        f"    {index} = {attempt}.index\n" + rebind + f"    pass\n"
+        f"    {targets} = {attempt}.finish(({values}))\n" + restore + f"    break\n"
+        f"   except BaseException as __ascreg_error:\n"
+        f"    {attempt} = {attempt}.abandon(__ascreg_error)\n"
+        + put_back
+        + f"if {attempt} is None:\n"
         f"  for {index} in {rng}:\n"
         f"    pass\n"
     )
@@ -547,9 +559,12 @@ def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
     assert isinstance(chosen, ast.If) and isinstance(eager_if, ast.If)
     attempt_if = chosen.orelse[0]
     assert isinstance(attempt_if, ast.If)
-    trial = attempt_if.body[1]
+    retrying = attempt_if.body[1]
+    assert isinstance(retrying, ast.While)
+    trial = retrying.body[0]
     assert isinstance(trial, ast.Try)
-    trial.body[1:2] = [_copy(s) for s in node.body]
+    at = next(k for k, s in enumerate(trial.body) if isinstance(s, ast.Pass))
+    trial.body[at : at + 1] = [_copy(s) for s in node.body]
     eager = eager_if.body[0]
     assert isinstance(eager, ast.For)
     eager.body = node.body
@@ -605,8 +620,9 @@ def batched(func: Callable[..., Any]) -> Callable[..., Any]:
     for loop in loops:
         batch.LOG.debug(loop.describe())
         recordable = loop.inputs is not None and plans.ENABLED
+        local = tuple((loop.inputs or []).index(name) for name in loop.local)
         sites.append(Site(loop.where, code.co_filename, loop.node.lineno, loop.reason,
-                          recordable, loop.extras))  # fmt: skip
+                          recordable, loop.extras, local))  # fmt: skip
     whole = _whole(definition, loops, func, _local_names(definition))
     helpers: dict[str, Callable[..., Any]] = {
         HELPER: lambda key, rng, inputs: plans.start(sites[key], rng, inputs),

@@ -60,9 +60,11 @@ import types
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import numpy as np
 
 from ascreg.engine import batch as batching
+from ascreg.engine import nested
 from ascreg.engine.batch import LOG, Batch, RowInts
 from ascreg.engine.sites import PLANS_PER_LOOP, Site
 from ascreg.errors import CALL_MARKER
@@ -180,15 +182,24 @@ class Recorder:
         """
         batch = batching.current()
         journaled = batch.refs.get(id(ref))
-        if journaled is None or ref.born != batch.epoch:
+        if journaled is None or ref.born not in batch.epochs:
             return None
         initial = journaled[1]
         if not isinstance(initial, _IMMUTABLE):
             return None
         slot = self.slots[id(ref)] = len(self.inputs) + len(self.kept)
         self.kept.append(ref)
-        self.calls.append((_making, None, None, (initial,), ref, [(False, initial)], slot))
+        # made before the running phase of a flattened inner loop that takes it first
+        maker = _making if ref.born == batch.epoch else _making_before
+        self.calls.append((maker, None, None, (initial,), ref, [(False, initial)], slot))
         return slot
+
+    def phase(self, step: Callable[..., None], *args: Any) -> None:
+        """Record the start or end of a flattened inner loop's phase (``step(*args)``)."""
+        if self.failed is None:
+            made: StepMaker = lambda op, impl, a, result: step  # noqa: E731
+            operands = [(False, a) for a in args]
+            self.calls.append((made, None, None, args, None, operands, None))
 
     def output(self, value: Any) -> tuple[bool, Any] | None:
         """Return how a plan gives a name the body assigns its final value (None: it cannot)."""
@@ -228,6 +239,17 @@ class Recorder:
 def _making(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Callable[..., Any]:
     """Return the step that makes a ``Ref`` of the loop body anew (:meth:`Recorder._made`)."""
     return Ref
+
+
+def _making_before(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Callable[..., Any]:
+    """Return the step that makes a ``Ref`` the body made before the running phase began."""
+    return _made_before
+
+
+def _made_before(value: Any) -> Ref[Any]:
+    made = Ref(value)
+    made.born = batching.current().base_epoch
+    return made
 
 
 # -- the guard ------------------------------------------------------------------------------------
@@ -281,6 +303,8 @@ def _equal(item: str, value: Any, name: str, names: dict[str, Any]) -> str | Non
         return f"{item} is {name}"
     if isinstance(getattr(value, CALL_MARKER, None), str):  # an op (a template or C function)
         return f"{item} is {name}"
+    if _frozen(value):  # a mode struct (``CastTrait``): the same object holds the same values
+        return f"{item} is {name}"
     if kind is int or kind is str:
         names[f"{name}_t"] = kind
         return f"(type({item}) is {name}_t and {item} == {name})"
@@ -300,6 +324,26 @@ def _equal(item: str, value: Any, name: str, names: dict[str, Any]) -> str | Non
             f"{item}.block is {name}_block)"
         )
     return None
+
+
+_FROZEN_SETATTR: Any = attrs.frozen(type("_Frozen", (), {})).__setattr__
+"""What every frozen ``attrs`` class has for ``__setattr__`` (it raises)."""
+
+
+def _frozen(value: Any, depth: int = 0) -> bool:
+    """Return True for a frozen ``attrs`` instance whose fields hold immutable values only.
+
+    Such a value never changes: the guard compares it by identity.
+    """
+    kind: Any = type(value)
+    if depth > 4 or not attrs.has(kind) or kind.__setattr__ is not _FROZEN_SETATTR:
+        return False
+    for field in attrs.fields(kind):
+        held = getattr(value, field.name)
+        plain = held is None or type(held) in (bool, int, float, str, bytes)
+        if not (plain or isinstance(held, enum.Enum | np.generic) or _frozen(held, depth + 1)):
+            return False
+    return True
 
 
 _CODE: dict[str, types.CodeType] = {}
@@ -440,6 +484,10 @@ def start(site: Site, iterations: Any, inputs: tuple[Any, ...] | None) -> Any:
     if inputs is not None and site.extras:
         extra = site.extra_inputs()
         inputs = None if extra is None else inputs + extra
+    if batching._ACTIVE:  # a loop inside a batched one: flattened into it, if it can be
+        inner = nested.flatten(site, iterations, inputs)
+        if inner is not None:
+            return inner
     if inputs is not None and site.plans:
         done = _replay(site, iterations, inputs)
         if done is not None:
@@ -449,11 +497,19 @@ def start(site: Site, iterations: Any, inputs: tuple[Any, ...] | None) -> Any:
         LOG.debug("%s: runs eagerly (refused before: %s)", site.where, refused)
         site.eager(refused)
         return None
-    attempt = batching.enter(site, iterations)
+    return _attempt(site, iterations, inputs)
+
+
+def _attempt(
+    site: Site, iterations: Any, inputs: tuple[Any, ...] | None, *, quiet: bool = False
+) -> Batch | None:
+    """Start a batched attempt at *site* (recording a plan when it can), or return None."""
+    attempt = batching.enter(site, iterations, quiet=quiet)
     if attempt is not None:
         attempt.inputs = inputs
         if inputs is not None and site.recordable:
             attempt.recorder = Recorder(inputs)
+        attempt.retry = lambda: _attempt(site, iterations, inputs, quiet=True)
     return attempt
 
 
@@ -574,7 +630,7 @@ class Whole:
             places = _places(known.args, args)
             if places is None or not known.guard(known.args, module):  # its module names
                 continue
-            translated = known.translated(places, args, self.names, module)
+            translated = known.translated(places, args)
             if translated is not None:  # it takes the place of the plan it was made from
                 self.plans.remove(known)
                 self.plans.insert(0, translated)
@@ -627,23 +683,25 @@ class WholePlan:
             for r in map(storage, (*self.vectors, *self.masks))
         }
 
-    def translated(
-        self, places: Places, args: tuple[Any, ...], names: list[str], module: dict[str, Any]
-    ) -> WholePlan | None:
-        """Return this plan with its pointers moved by *places*, for *args* (or None)."""
-        guard = _whole_guard(args, names, module)
-        if guard is None:
-            return None
+    def translated(self, places: Places, args: tuple[Any, ...]) -> WholePlan | None:
+        """Return this plan with its pointers moved by *places*, for *args* (or None).
+
+        Its guard is the one :func:`_whole_guard` would make for *args*: the same checks, the
+        memories, allocations and pointers of the arguments moved (the arguments differ in
+        nothing else, :func:`_places`, and the module names are the recorded ones).
+        """
+        parts: dict[int, Any] = {}
+        for (memory, block), (new_memory, new_block) in places.items():  # (ids of the old)
+            parts[memory], parts[block] = new_memory, new_block
         try:
-            program = self.plan.run
             done: dict[int, Any] = {}
-            constants = {k: _moved(v, places, done) for k, v in program.__globals__.items()}
+            guard = _rebound(self.guard, places, parts, done)
+            run = _rebound(self.plan.run, places, {}, done)  # its pointers moved, names kept
             inputs = tuple(
                 _moved(v, places, done) for v in self.env[: len(self.env) - len(self.plan.extra)]
             )
         except KeyError:  # a pointer into a memory none of the arguments points into
             return None
-        run = types.FunctionType(program.__code__, constants, "run")
         plan = self.plan.rebound(run)
         return WholePlan(guard, args, plan, inputs, self.values, self.iterations)
 

@@ -38,6 +38,7 @@ _RUNS = {
     "batched": "ran batched",
     "replayed": "replayed a recorded plan",
     "inside": "ran inside a batched outer loop",
+    "flattened": "ran flattened into a batched outer loop",
     "eager": "ran eagerly",
 }
 """What each kind of run is called in :meth:`Site.describe`, in its order."""
@@ -60,11 +61,13 @@ class Site:
         Read when the loop starts, after the body's inputs: module names that the
         ``__simd_callee__`` helpers it calls read, as ``(globals, name)`` pairs (a plan's
         guard compares them too).
+    local
+        The positions among the body's inputs of the enclosing function's local names.
     """
 
     __slots__ = (
-        "counts", "extras", "filename", "last", "lineno", "plans", "recordable", "refused",
-        "static", "warned", "where", "whole",
+        "counts", "extras", "filename", "flatten", "last", "lineno", "locals", "plans",
+        "recordable", "refused", "static", "warned", "where", "whole",
     )  # fmt: skip
 
     def __init__(
@@ -75,6 +78,7 @@ class Site:
         static: str | None = None,
         recordable: bool = True,
         extras: tuple[tuple[dict[str, Any], str], ...] = (),
+        local: tuple[int, ...] = (),
     ) -> None:
         self.where = where
         self.filename = filename
@@ -82,6 +86,11 @@ class Site:
         self.static = static
         self.recordable = recordable
         self.extras = extras
+        self.locals = local
+        """The positions among its inputs of the enclosing function's local names (what a
+        flattened run rebinds, :mod:`ascreg.engine.nested`)."""
+        self.flatten = True
+        """False once the loop, run inside a batched outer loop, could not run flattened."""
         self.plans: list[Any] = []
         self.whole: Any = None
         """The VF this loop ends, when a plan may replay the VF whole (``plans.Whole``)."""
