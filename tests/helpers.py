@@ -1,10 +1,12 @@
 """Small helpers shared by tests in several folders: error-message checks, filled registers,
-a one-line vector-kernel launch."""
+a one-line vector-kernel launch, the batching log of a block."""
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -44,3 +46,23 @@ def filled_reg(dtype: Any, fill: int = 0) -> Any:
 def launch(body: Callable[..., None], *args: Any, blocks: int = 1, dyn_ub: int = 0) -> None:
     """Run *body* as a vector kernel: ``__global__ __vector__ body<<<blocks, dyn_ub>>>(args)``."""
     C.__global__(C.__vector__(body))[blocks, dyn_ub, None](*args)
+
+
+@contextlib.contextmanager
+def batch_log() -> Iterator[list[str]]:
+    """Collect the ``ascreg.batch`` log messages (DEBUG: how each VF loop ran) of the block."""
+    records: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record.getMessage())
+
+    logger = logging.getLogger("ascreg.batch")
+    handler, level = Keep(), logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+    try:
+        yield records
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)

@@ -7,7 +7,6 @@ loop eager. Each case runs both ways and compares UB byte for byte.
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 import numpy as np
@@ -24,6 +23,7 @@ from ascreg.c_api import (
     vector_uint16_t,
 )
 from ascreg.errors import AscregError
+from helpers import batch_log
 
 VECTORS = {
     float32_t: vector_float,
@@ -54,22 +54,8 @@ def run(
     src, dst = ub.alloc(dtype, elements), ub.alloc(dtype, elements)
     src.write((np.arange(elements) % 100).astype(dtype.np_dtype))
     dst.write(np.zeros(elements, dtype.np_dtype))
-    records: list[str] = []
-
-    class Keep(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            records.append(record.getMessage())
-
-    logger = logging.getLogger("ascreg.batch")
-    handler, level = Keep(), logger.level
-    logger.addHandler(handler)
-    logger.setLevel(logging.DEBUG)
-    try:
-        with ascreg.policy(execution="eager" if eager else "batched"):
-            copy_vf(dtype)(dst, src, start, step, count, n)
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(level)
+    with batch_log() as records, ascreg.policy(execution="eager" if eager else "batched"):
+        copy_vf(dtype)(dst, src, start, step, count, n)
     return dst.read(4096 // dtype.size).tobytes(), records
 
 

@@ -9,7 +9,6 @@ program runs batched and eagerly and the results are compared byte for byte, wit
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -43,6 +42,7 @@ from ascreg.c_api import (
     vector_bool,
     vector_float,
 )
+from helpers import batch_log
 
 N = 8  # iterations
 LANES = 64  # float32 lanes
@@ -57,22 +57,8 @@ def run(vf: Callable[..., None], eager: bool) -> tuple[bytes, list[str]]:
     y.write(-np.arange(N * LANES, dtype=np.float32))
     z.write(np.zeros(N * LANES, np.float32))
     masks.write(rng.integers(0, 256, N * 64 + 64).astype(np.uint8))
-    records: list[str] = []
-
-    class Keep(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            records.append(record.getMessage())
-
-    logger = logging.getLogger("ascreg.batch")
-    handler, level = Keep(), logger.level
-    logger.addHandler(handler)
-    logger.setLevel(logging.DEBUG)
-    try:
-        with ascreg.policy(execution="eager" if eager else "batched"):
-            vf(z, x, y, masks.cast(uint32_t))
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(level)
+    with batch_log() as records, ascreg.policy(execution="eager" if eager else "batched"):
+        vf(z, x, y, masks.cast(uint32_t))
     return z.read(N * LANES).tobytes(), records
 
 
