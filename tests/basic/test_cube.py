@@ -335,6 +335,31 @@ def test_float_mmad_is_within_the_model_bound(pair, m, n, k, accumulate, seed) -
     assert np.all(np.abs(got.astype(np.float64) - exact) <= bound)
 
 
+@given(
+    pair=st.sampled_from(list(MMAD_TYPES)),
+    m=st.integers(2, 40),
+    n=st.integers(1, 40),
+    k=st.integers(1, 80),
+    mode=st.sampled_from(["zero", "accumulate", "bias"]),
+    seed=st.integers(0, 2**16),
+)
+def test_mmad_is_bit_identical_to_the_model_as_first_written(pair, m, n, k, mode, seed) -> None:  # type: ignore[no-untyped-def]
+    """The fused NZ path of Mmad gives the bits of the plain float64 model (tests/reference)."""
+    rng = np.random.default_rng(seed)
+    a, bt = _mmad_case(*pair, m, n, k, rng)
+    out = MMAD_TYPES[pair]
+    shape = (a.shape[0], bt.shape[0])
+    old = raw(out, shape[0] * shape[1], rng).reshape(shape) * out.np_dtype.type(1 << 20)
+    bias = old[-1] - old[0]
+    kw: dict[str, Any] = {"old": old, "init": mode == "zero"}
+    if mode == "bias":
+        kw["bias"] = bias
+    start = {"zero": np.zeros_like(old), "accumulate": old, "bias": np.tile(bias, (shape[0], 1))}
+    got = run_mmad(pair, a, bt, (m, n, k), **kw)
+    want = ref.mmad_model(decode(a[:, :k], pair[0]), decode(bt[:, :k], pair[1]), start[mode], out.np_dtype)
+    assert got.dtype == want.dtype and np.array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
 def test_half_mmad_matches_the_correctly_rounded_sum_on_small_integers() -> None:
     """Where the float64 sum is exact (small integers), the model is the exact value rounded."""
     rng = np.random.default_rng(5)

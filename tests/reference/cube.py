@@ -115,6 +115,20 @@ def mmad_float_bound(a: np.ndarray, bt: np.ndarray, c: np.ndarray) -> tuple[np.n
     return exact, bound
 
 
+def mmad_model(a: np.ndarray, bt: np.ndarray, c: np.ndarray, out: Any) -> np.ndarray:
+    """The accumulation model as first written: float64 products and sums, then one rounding.
+
+    ``a`` (M x K) and ``bt`` (N x K) are the element values, ``c`` the start (M x N); the
+    float64 matrix product is numpy's (the model fixes no summation order), the sum with C is
+    float64 and the result is cast to *out* once (int32: exact, wrapped to 32 bits).
+    """
+    products = np.matmul(a.astype(np.float64), bt.astype(np.float64).T)
+    if np.dtype(out) == np.int32:
+        total = products.astype(np.int64) + c.astype(np.int64)
+        return total.astype(np.uint32).view(np.int32)
+    return (products + c.astype(np.float64)).astype(np.float32)
+
+
 SQUARE = {1: (2, (16, 32), (32, 32)), 2: (1, (16, 16), (16, 16)), 4: (2, (16, 8), (16, 16))}
 """Per element size: fractals per square, the fractal's and the square's shape (the page)."""
 

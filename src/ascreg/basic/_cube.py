@@ -960,8 +960,8 @@ def _mmad(
     if right.shape[1] != k:
         right = right[:, :k]
     old = _initial(c, bias, params, mb, nb, out)
-    result = core.mmad(left, right, old, out.np_dtype, _scratch("c", (mb * ROWS, nb * ROWS), wide))
-    core.nz_write(c.view(nb * mb * ROWS * ROWS, "writes"), result, ROWS, mb * ROWS)
+    into = core.nz_blocks(c.view(nb * mb * ROWS * ROWS, "writes"), mb * ROWS, nb, ROWS)
+    core.mmad(left, right, old, out.np_dtype, _scratch("c", (mb * ROWS, nb * ROWS), wide), into)
 
 
 def _nz(ptr: Pointer[Any], row_blocks: int, col_blocks: int, c0: int, role: str) -> Any:

@@ -148,12 +148,32 @@ def nz_write(flat: Arr, matrix: Arr, c0: int, block_stride: int) -> None:
         flat[start : start + rows * c0] = matrix[:, j * c0 : (j + 1) * c0].reshape(-1)
 
 
-def mmad(a: Arr, bt: Arr, c: Arr, out: Any, scratch: Arr | None = None) -> Arr:
+def nz_blocks(flat: Arr, rows: int, col_blocks: int, c0: int) -> Arr:
+    """Return the ``(rows, col_blocks, c0)`` view of an NZ matrix whose blocks are back to back.
+
+    Element ``[r, j, l]`` is column ``j * c0 + l`` of row ``r``: a write through the view is
+    :func:`nz_write` with ``block_stride == rows``.
+
+    Examples
+    --------
+    >>> flat = np.zeros(8, np.int32)
+    >>> nz_blocks(flat, 2, 2, 2)[...] = np.arange(8).reshape(2, 2, 2)
+    >>> flat.tolist()
+    [0, 1, 4, 5, 2, 3, 6, 7]
+    """
+    return flat[: rows * col_blocks * c0].reshape(col_blocks, rows, c0).transpose(1, 0, 2)
+
+
+def mmad(
+    a: Arr, bt: Arr, c: Arr, out: Any, scratch: Arr | None = None, into: Arr | None = None
+) -> Arr:
     """Return ``a @ bt.T + c`` in the accumulation model of the module docstring.
 
     *a* is M x K, *bt* is N x K (the right matrix transposed, as L0B holds it), *c* the old
     value (M x N, or 1 x N for a bias row); *out* is ``np.int32`` or ``np.float32``;
-    *scratch* is an optional float64 M x N array for the sums.
+    *scratch* is an optional float64 M x N array for the sums. With *into* (an array of *out*,
+    M rows of N elements in any shape, e.g. the ``(M, N / 16, 16)`` view of
+    :func:`nz_blocks`) the result is stored there in the same pass and *into* returned.
 
     Examples
     --------
@@ -165,11 +185,16 @@ def mmad(a: Arr, bt: Arr, c: Arr, out: Any, scratch: Arr | None = None) -> Arr:
     products = np.matmul(
         a.astype(np.float64, copy=False), bt.astype(np.float64, copy=False).T, out=scratch
     )
-    if np.dtype(out) == np.int32:
+    if into is None:
+        into = np.empty(products.shape, out)
+    products = products.reshape(into.shape)
+    c = c.reshape(c.shape[0], *into.shape[1:])
+    if into.dtype == np.int32:
         total = products.astype(np.int64) + c.astype(np.int64)
-        return np.asarray(total.astype(np.uint32).view(np.int32))  # wraps in 32 bits
-    products += c.astype(np.float64)
-    return np.asarray(products.astype(np.float32))
+        into[...] = total.astype(np.uint32).view(np.int32)  # wraps in 32 bits
+    else:  # one float64 addition, rounded once to float32 (the cast of the ufunc's output)
+        np.add(products, c, out=into, dtype=np.float64, casting="same_kind")
+    return into
 
 
 QUANT_TARGETS = {"NoQuant": None, "F322F16": np.float16, "F322BF16": "bfloat16"}
