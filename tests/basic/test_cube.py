@@ -356,7 +356,9 @@ def test_mmad_is_bit_identical_to_the_model_as_first_written(pair, m, n, k, mode
         kw["bias"] = bias
     start = {"zero": np.zeros_like(old), "accumulate": old, "bias": np.tile(bias, (shape[0], 1))}
     got = run_mmad(pair, a, bt, (m, n, k), **kw)
-    want = ref.mmad_model(decode(a[:, :k], pair[0]), decode(bt[:, :k], pair[1]), start[mode], out.np_dtype)
+    want = ref.mmad_model(
+        decode(a[:, :k], pair[0]), decode(bt[:, :k], pair[1]), start[mode], out.np_dtype
+    )
     assert got.dtype == want.dtype and np.array_equal(got.view(np.uint32), want.view(np.uint32))
 
 
