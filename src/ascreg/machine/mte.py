@@ -273,8 +273,14 @@ def looped(dst: Any, src: Any, burst: Burst, direction: str, call: str) -> None:
     ...     u.read(68)[[0, 3, 64, 67]].tolist()
     [0, 3, 32, 35]
     """
+    repeated(dst, src, burst, direction, call, copy_loops(direction))
+
+
+def repeated(
+    dst: Any, src: Any, burst: Burst, direction: str, call: str, loops: CopyLoops | None
+) -> None:
+    """:func:`looped` under the copy loops *loops* its caller read (:func:`copy_loops`)."""
     copy = gm_to_ub if direction == _GM_TO_UB else ub_to_gm
-    loops = copy_loops(direction)
     if loops is None or not (isinstance(dst, Pointer) and isinstance(src, Pointer)):
         copy(dst, src, burst, call)
         return
@@ -301,7 +307,7 @@ def _direct(ctx: BlockContext, ub: Pointer[Any], gm: Pointer[Any], nbytes: int) 
     memory = ub.memory
     return (
         ub.inside_data(nbytes)
-        and ub.address + nbytes <= ctx.written.size  # the byte marks cover it
+        and ctx.covers(ub.address + nbytes)  # the byte marks cover it (grown as a check would)
         and memory.on_access is ctx.hook
         and not ctx.in_simd_vf
         and memory.scatter is None
