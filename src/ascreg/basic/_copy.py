@@ -406,26 +406,27 @@ def _pad_key(
     the ``SetPadValue`` value a GM -> UB copy may pad with.
     """
     if isinstance(params, DataCopyExtParams):
-        fields: Any = (
+        count, length, gap, skip, rsv = (
             params.blockCount, params.blockLen, params.srcStride, params.dstStride, params.rsv
         )  # fmt: skip
-    elif type(params) is tuple:
+        if not type(count) is type(length) is type(gap) is type(skip) is type(rsv) is int:
+            return None
+        fields: tuple[Any, ...] = (count, length, gap, skip, rsv)
+    elif type(params) is tuple and all(type(f) is int for f in params):
         fields = params
     else:
         return None
-    if pads is None:
-        pad: Any = None
-    elif isinstance(pads, DataCopyPadExtParams):
-        pad = (pads.isPad, pads.leftPadding, pads.rightPadding, pads.paddingValue)
+    pad: tuple[Any, ...] | None = None
+    if isinstance(pads, DataCopyPadExtParams):
+        on, left, right, value = pads.isPad, pads.leftPadding, pads.rightPadding, pads.paddingValue
+        if not (type(on) is bool and type(left) is type(right) is type(value) is int):
+            return None
+        pad = (on, left, right, value)
     elif type(pads) is tuple:
+        if not (pads and type(pads[0]) is bool and all(type(f) is int for f in pads[1:])):
+            return None
         pad = pads
-    else:
-        return None
-    if not all(type(f) is int for f in fields):
-        return None
-    if pad is not None and not (
-        pad and type(pad[0]) is bool and all(type(f) is int for f in pad[1:])
-    ):
+    elif pads is not None:
         return None
     ctx = running_block()
     fill = ctx.state.get("pad_value", 0) if ctx is not None and into_ub else 0
