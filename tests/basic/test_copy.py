@@ -167,3 +167,47 @@ def test_tensor_views() -> None:
 def test_ceil_division() -> None:
     assert [CeilDivision(a, 64) for a in (1, 64, 65)] == [1, 1, 2]
     assert CeilDivision(3, 0) == 0
+
+
+def test_a_known_copy_form_is_checked_again_where_it_depends_on_the_call() -> None:
+    """A form checked once (its burst kept) still meets each call's bounds, pads and flags."""
+    src = gm(float32_t, np.arange(16))
+    with block(BlockContext()) as ctx:
+        big, small = ub(float32_t, 16), ub(float32_t, 8)
+        form = ((1, 16 * 4, 0, 0, 0), (False, 0, 0, 0))
+        DataCopyPad(big, src, *form)
+        with pytest.raises(OutOfBoundsError, match="holds 8 elements"):
+            DataCopyPad(small, src, *form)
+        with pytest.raises(SyncError, match="an earlier PIPE_MTE2 copy wrote"):
+            DataCopyPad(big, src, *form)
+        PipeBarrier[PIPE_ALL]()
+        with pytest.raises(OutOfBoundsError, match="holds 8 elements"):
+            DataCopy(small, src, 16)
+        pads = ((1, 3 * 4, 0, 0, 0), (False, 1, 0, 0))  # a left pad, three elements, the fill
+        for fill in (7, 9):  # the SetPadValue value is read by every call
+            ctx.state["pad_value"] = fill
+            DataCopyPad(small, src, *pads)
+            PipeBarrier[PIPE_ALL]()
+            assert small.GetPhyAddr().read(8).tolist() == [fill, 0, 1, 2] + [fill] * 4
+            PipeBarrier[PIPE_ALL]()
+
+
+def test_blocks_writing_apart_then_one_overwriting_another_still_race() -> None:
+    """The race check notes writes to unwritten bytes; a later overlap still names the writer."""
+    from ascreg.machine.races import GmRaceCheck
+
+    out = GlobalMemory().alloc(float32_t, 64)
+    check = GmRaceCheck("k", (out,), {})
+    try:
+        for b in range(4):
+            check.block = b
+            (out + 16 * b).write(np.zeros(16, np.float32))
+        check.block = 1
+        (out + 16).write(np.ones(16, np.float32))  # its own bytes again: fine
+        check.block = 3
+        with pytest.raises(SyncError, match=r"block 3 writes __gm__ \[0x3c, 0x44\) that block 0"):
+            (out + 15).write(np.ones(2, np.float32))
+        check.new_phase()
+        (out + 15).write(np.ones(2, np.float32))  # a new phase forgets the writers
+    finally:
+        check.detach()

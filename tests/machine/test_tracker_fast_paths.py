@@ -3,7 +3,8 @@
 The shortcuts: a pipe found ordered after every other pipe's records stays ``clear`` (its
 accesses skip the conflict check) until another pipe accesses or it begins a copy; a wait
 finds that in the pass that raises the clocks; records wait in a per-pipe log and are filed
-under their pages only when a scan would read many of them; a floor is recomputed only when
+under their pages only when a scan would read many of them, and a log whose hull of a space
+misses the access is not read at all; a floor is recomputed only when
 its lagging watcher's clock rose. A reference tracker with none of them (never clear, every
 raised clock recomputed, every scan through the pages) runs the same operations: each
 operation must raise the same error, and the records and floors must stay the same.

@@ -32,9 +32,9 @@ from ascreg.basic._template import (
 )
 from ascreg.basic._tensor import GlobalTensor, LocalTensor
 from ascreg.errors import AscregError, AscregTypeError, OutOfBoundsError
-from ascreg.machine.block import current_block
+from ascreg.machine.block import current_block, running_block
 from ascreg.machine.memory import DATA_BLOCK, Pointer, UbPtr
-from ascreg.machine.mte import GM_TO_UB, MAX_N_BURST, UB_TO_GM, Burst, copy_loops, looped
+from ascreg.machine.mte import GM_TO_UB, MAX_N_BURST, UB_TO_GM, Burst, copy_loops, repeated
 from ascreg.machine.sysregs import (
     COPY_LOOP_GM_STRIDE_LIMIT,
     COPY_LOOP_SIZE_LIMIT,
@@ -177,9 +177,25 @@ def _direction(d: Pointer[Any]) -> str:
     return GM_TO_UB if isinstance(d, UbPtr) else UB_TO_GM
 
 
-def _run(d: Pointer[Any], s: Pointer[Any], burst: Burst, call: str) -> None:
-    """Make the copy, repeated by the copy loop registers of its direction."""
-    looped(d, s, burst, _direction(d), call)
+def _run(
+    d: Pointer[Any], s: Pointer[Any], burst: Burst, call: str, loops: CopyLoops | None
+) -> None:
+    """Make the copy, repeated by the copy loop registers of its direction (*loops*)."""
+    repeated(d, s, burst, _direction(d), call, loops)
+
+
+_BURSTS: dict[tuple[Any, ...], Burst] = {}
+"""The bursts of ``DataCopy`` count and ``DataCopyParams`` forms met so far, by their plain-int
+fields (a burst is immutable and hashes once: one per form instead of one per call)."""
+_MAX_BURSTS = 1024
+
+
+def _remember(key: tuple[Any, ...], burst: Burst) -> Burst:
+    """Keep *burst* as the burst of the checked form *key*; return it."""
+    if len(_BURSTS) >= _MAX_BURSTS:
+        _BURSTS.clear()
+    _BURSTS[key] = burst
+    return burst
 
 
 def _DataCopy(
@@ -230,9 +246,14 @@ def _DataCopy(
     if dim is not None or config is not None:
         raise AscregTypeError("DataCopy[T, dim, config] takes NdDmaParams<T, dim>")
     if isinstance(count, DataCopyParams):
-        found = _blocks(count)
+        fields = (count.blockCount, count.blockLen, count.srcStride, count.dstStride)
+        found = _BURSTS.get(fields)
         if found is None:
-            return
+            found = _blocks(count)
+            if found is None:
+                return
+            if all(type(f) is int for f in fields):  # a plain-int form: checked once
+                _remember(fields, found)
         burst = found
     else:
         nbytes = count * d.dtype.size if isinstance(count, int) else -1
@@ -240,11 +261,11 @@ def _DataCopy(
             raise AscregError(
                 f"count {count} x {d.dtype.size} bytes is not a positive multiple of 32"
             )
-        burst = Burst(n_burst=1, len_burst=nbytes)
+        burst = _BURSTS.get((nbytes,)) or _remember((nbytes,), Burst(n_burst=1, len_burst=nbytes))
     loops = copy_loops(_direction(d))
     _fits(dst, _extent(burst.n_burst, burst.dst_stride, burst.len_burst), "dst", loops)
     _fits(src, _extent(burst.n_burst, burst.src_stride, burst.len_burst), "src", loops)
-    _run(d, s, burst, _ascreg_call)
+    _run(d, s, burst, _ascreg_call, loops)
 
 
 DataCopy = function_template(
@@ -346,15 +367,86 @@ def _DataCopyPad(
     """
     _ascreg_call = "DataCopyPad"
     d, s = _pair(dst, src)
+    into_ub = isinstance(d, UbPtr)
+    key = _pad_key(d, into_ub, dataCopyParams, padParams, mode)
+    form = _PAD_FORMS.get(key) if key is not None else None
+    if form is None:
+        form = _pad_form(d, into_ub, dataCopyParams, padParams, mode)
+        if form is None:
+            return  # a zero blockCount or blockLen
+        if key is not None:
+            if len(_PAD_FORMS) >= _MAX_BURSTS:
+                _PAD_FORMS.clear()
+            _PAD_FORMS[key] = form
+    burst, in_dst, in_src = form
+    loops = copy_loops(_direction(d))
+    if into_ub:
+        _fits(dst, in_dst, "dst", loops)
+        _fits(src, in_src, "src", loops)
+    else:
+        _fits(src, in_src, "src", loops)
+        _fits(dst, in_dst, "dst", loops)
+    _run(d, s, burst, _ascreg_call, loops)
+
+
+PadForm = tuple[Burst, int, int]
+"""A checked ``DataCopyPad`` form: its burst and the bytes it spans of dst and of src."""
+_PAD_FORMS: dict[tuple[Any, ...], PadForm] = {}
+"""The ``DataCopyPad`` forms met so far, by :func:`_pad_key`: a form's parameters are checked
+and its burst built once."""
+
+
+def _pad_key(
+    d: Pointer[Any], into_ub: bool, params: Any, pads: Any, mode: PaddingMode
+) -> tuple[Any, ...] | None:
+    """Return what a ``DataCopyPad``'s form depends on, or None when it is not all plain ints.
+
+    That is the element type, the direction, the mode, the parameters' fields and the pads'
+    (``isPad`` a bool, the rest ints: a float pad value is left out, as ``-0.0 == 0.0``), and
+    the ``SetPadValue`` value a GM -> UB copy may pad with.
+    """
+    if isinstance(params, DataCopyExtParams):
+        count, length, gap, skip, rsv = (
+            params.blockCount, params.blockLen, params.srcStride, params.dstStride, params.rsv
+        )  # fmt: skip
+        if not type(count) is type(length) is type(gap) is type(skip) is type(rsv) is int:
+            return None
+        fields: tuple[Any, ...] = (count, length, gap, skip, rsv)
+    elif type(params) is tuple and all(type(f) is int for f in params):
+        fields = params
+    else:
+        return None
+    pad: tuple[Any, ...] | None = None
+    if isinstance(pads, DataCopyPadExtParams):
+        on, left, right, value = pads.isPad, pads.leftPadding, pads.rightPadding, pads.paddingValue
+        if not (type(on) is bool and type(left) is type(right) is type(value) is int):
+            return None
+        pad = (on, left, right, value)
+    elif type(pads) is tuple:
+        if not (pads and type(pads[0]) is bool and all(type(f) is int for f in pads[1:])):
+            return None
+        pad = pads
+    elif pads is not None:
+        return None
+    ctx = running_block()
+    fill = ctx.state.get("pad_value", 0) if ctx is not None and into_ub else 0
+    if ctx is None or type(fill) is not int:
+        return None
+    return (d.dtype, into_ub, mode is PaddingMode.Compact, fields, pad, fill)
+
+
+def _pad_form(
+    d: Pointer[Any], into_ub: bool, dataCopyParams: Any, padParams: Any, mode: PaddingMode
+) -> PadForm | None:
+    """Check a ``DataCopyPad``'s parameters; return its form, or None for a no-op."""
     params = _ext_params(dataCopyParams)
     size = d.dtype.size
     if params.blockLen % size:
         raise AscregError(f"blockLen {params.blockLen} is not a multiple of sizeof(T) = {size}")
     if params.blockCount == 0 or params.blockLen == 0:
-        return
+        return None
     compact = mode is PaddingMode.Compact
-    loops = copy_loops(_direction(d))
-    if isinstance(d, UbPtr):
+    if into_ub:
         if padParams is None:
             raise AscregTypeError("a GM -> UB DataCopyPad takes DataCopyPadExtParams<T> too")
         burst = _gm_to_ub_burst(params, _pad_params(padParams), size, compact)
@@ -364,15 +456,15 @@ def _DataCopyPad(
             in_ub = _extent(
                 burst.n_burst, burst.dst_stride, burst.dst_stride - params.dstStride * DATA_BLOCK
             )
-        _fits(dst, in_ub, "dst", loops)
-        _fits(src, _extent(burst.n_burst, burst.src_stride, burst.len_burst), "src", loops)
-    else:
-        if padParams is not None:
-            raise AscregTypeError("a UB -> GM DataCopyPad takes no DataCopyPadExtParams")
-        burst = _ub_to_gm_burst(params, compact)
-        _fits(src, _extent(burst.n_burst, burst.src_stride, burst.len_burst), "src", loops)
-        _fits(dst, _extent(burst.n_burst, burst.dst_stride, burst.len_burst), "dst", loops)
-    _run(d, s, burst, _ascreg_call)
+        return burst, in_ub, _extent(burst.n_burst, burst.src_stride, burst.len_burst)
+    if padParams is not None:
+        raise AscregTypeError("a UB -> GM DataCopyPad takes no DataCopyPadExtParams")
+    burst = _ub_to_gm_burst(params, compact)
+    return (
+        burst,
+        _extent(burst.n_burst, burst.dst_stride, burst.len_burst),
+        _extent(burst.n_burst, burst.src_stride, burst.len_burst),
+    )
 
 
 def _gm_to_ub_burst(

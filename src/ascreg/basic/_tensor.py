@@ -221,7 +221,8 @@ class GlobalTensor(_Subscripted[T]):
     def __getitem__(self, offset: int) -> GlobalTensor[T]:
         """``xGm[offset]``: the tensor that starts *offset* elements later."""
         _ascreg_call = "GlobalTensor::operator[]"
-        _offset(offset, "the offset")
+        if type(offset) is not int or offset < 0:  # (a plain non-negative int passes)
+            _offset(offset, "the offset")
         if self.size is not None and offset > self.size:
             raise OutOfBoundsError(
                 f"offset {offset} is past the end of the {self.size}-element {self._cpp()}"
@@ -557,7 +558,8 @@ class LocalTensor(_Subscripted[T]):
     def __getitem__(self, offset: int) -> LocalTensor[T]:
         """``t[offset]``: the tensor that starts *offset* elements later (same buffer)."""
         _ascreg_call = "LocalTensor::operator[]"
-        _offset(offset, "the offset")
+        if type(offset) is not int or offset < 0:  # (a plain non-negative int passes)
+            _offset(offset, "the offset")
         if offset > self._size:
             raise OutOfBoundsError(
                 f"offset {offset} is past the end of the {self._size}-element {self._cpp()}"

@@ -97,8 +97,10 @@ class BlockContext:
         """The pages (:func:`~ascreg.machine.sync.pages_of`) of ``vf_ranges`` and
         ``vf_pending`` (a load of other pages skips the byte check)."""
         self.in_simd_vf = False
-        self.hook = self._on_access
-        """The ``on_access`` of the block's UB, one bound method (a copy compares it)."""
+        self.hook: Callable[[int, int, str], None] | None = self._on_access
+        """The ``on_access`` of the block's UB, one bound method (a copy compares it); None
+        once the block is released (which breaks the cycle through the bound method, so the
+        context and its UB go as soon as the block's last reference does)."""
         self.ub.on_access = self.hook
         untrack(self.ub)  # reachable through this context only (kept out of SIMT journaling)
         if RECORDING:  # a profile records (ascreg.profile): it watches this block's pipes
@@ -136,6 +138,7 @@ class BlockContext:
         ascreg.errors.AddressSpaceError: reads UB [0x0, 0x2) of block 1 of kernel k, which has ended: UB belongs to one block while it runs (another block, or the host after the launch, cannot reach it); pass data between blocks and to the host through __gm__ memory
         """
         self.ub.on_access = RetiredUb(self.block_idx, self.kernel)
+        self.hook = None
 
     def _on_access(self, start: int, end: int, action: str) -> None:
         if end > self.written.size:
@@ -283,6 +286,19 @@ class BlockContext:
             return False
         self._keep_full(start, end)
         return True
+
+    def covers(self, end: int) -> bool:
+        """Return True when the byte marks reach *end*, growing them first as an access would.
+
+        Examples
+        --------
+        >>> ctx = BlockContext(); _ = ctx.ub.alloc(uint8_t, 64)
+        >>> ctx.written.size, ctx.covers(64), ctx.covers(1 << 20)
+        (0, True, False)
+        """
+        if end > self.written.size:
+            self._cover()
+        return end <= self.written.size
 
     def _cover(self) -> None:
         """Grow the byte marks to the size of the UB's data array (which the access grew)."""

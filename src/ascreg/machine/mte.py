@@ -222,6 +222,15 @@ def gm_to_ub(dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str) -> N
     left, right = burst.left_pad * size, burst.right_pad * size
     padded = left + burst.len_burst + right
     dummy = -padded % DATA_BLOCK if burst.fill_to_block else 0
+    if ctx is not None and not (left or right or dummy or burst.compact):
+        ctx.tracker.begin_copy(PIPE_MTE2)  # one copy of unpadded bursts, each as _burst_in's
+        for i in range(burst.n_burst):
+            at, start = (
+                dst.offset_bytes(i * burst.dst_stride),
+                src.offset_bytes(i * burst.src_stride),
+            )
+            _burst_in(ctx, at, start, burst.len_burst, begin=False)
+        return
     with _pipe(PIPE_MTE2):
         for i in range(burst.n_burst):
             _track_gm(src.offset_bytes(i * burst.src_stride), burst.len_burst, write=False)
@@ -273,8 +282,14 @@ def looped(dst: Any, src: Any, burst: Burst, direction: str, call: str) -> None:
     ...     u.read(68)[[0, 3, 64, 67]].tolist()
     [0, 3, 32, 35]
     """
+    repeated(dst, src, burst, direction, call, copy_loops(direction))
+
+
+def repeated(
+    dst: Any, src: Any, burst: Burst, direction: str, call: str, loops: CopyLoops | None
+) -> None:
+    """:func:`looped` under the copy loops *loops* its caller read (:func:`copy_loops`)."""
     copy = gm_to_ub if direction == _GM_TO_UB else ub_to_gm
-    loops = copy_loops(direction)
     if loops is None or not (isinstance(dst, Pointer) and isinstance(src, Pointer)):
         copy(dst, src, burst, call)
         return
@@ -301,7 +316,7 @@ def _direct(ctx: BlockContext, ub: Pointer[Any], gm: Pointer[Any], nbytes: int) 
     memory = ub.memory
     return (
         ub.inside_data(nbytes)
-        and ub.address + nbytes <= ctx.written.size  # the byte marks cover it
+        and ctx.covers(ub.address + nbytes)  # the byte marks cover it (grown as a check would)
         and memory.on_access is ctx.hook
         and not ctx.in_simd_vf
         and memory.scatter is None
@@ -309,18 +324,22 @@ def _direct(ctx: BlockContext, ub: Pointer[Any], gm: Pointer[Any], nbytes: int) 
     )
 
 
-def _burst_in(ctx: BlockContext, dst: Pointer[Any], src: Pointer[Any], nbytes: int) -> None:
+def _burst_in(
+    ctx: BlockContext, dst: Pointer[Any], src: Pointer[Any], nbytes: int, *, begin: bool = True
+) -> None:
     """One unpadded GM -> UB burst in a running block: :func:`gm_to_ub`'s loop for one burst.
 
-    The same steps in the same order (start a copy on MTE2, record the GM read, bounds-check
-    both sides, copy), without the loop and the context managers; when :func:`_direct`, the
-    bounds checks are known to pass and the UB side's hook is done here.
+    The same steps in the same order (start a copy on MTE2 unless not *begin*: a later burst
+    of the copy, record the GM read, bounds-check both sides, copy), without the loop and the
+    context managers; when :func:`_direct`, the bounds checks are known to pass and the UB
+    side's hook is done here.
     """
     if not _direct(ctx, dst, src, nbytes):
-        _checked_burst_in(ctx, dst, src, nbytes)
+        _checked_burst_in(ctx, dst, src, nbytes, begin)
         return
     tracker, gm, start, at = ctx.tracker, src.memory, src.address, dst.address
-    tracker.begin_copy(PIPE_MTE2)
+    if begin:
+        tracker.begin_copy(PIPE_MTE2)
     tracker.access(PIPE_MTE2, start, start + nbytes, False, id(gm))
     hook = gm.on_access
     if hook is not None:  # the GM side's Memory.check, past its bounds
@@ -330,10 +349,13 @@ def _burst_in(ctx: BlockContext, dst: Pointer[Any], src: Pointer[Any], nbytes: i
     dst.memory.data[at : at + nbytes] = gm.data[start : start + nbytes]
 
 
-def _checked_burst_in(ctx: BlockContext, dst: Pointer[Any], src: Pointer[Any], nbytes: int) -> None:
+def _checked_burst_in(
+    ctx: BlockContext, dst: Pointer[Any], src: Pointer[Any], nbytes: int, begin: bool
+) -> None:
     """:func:`_burst_in` through the memories' bounds checks and hooks."""
     tracker, pipe = ctx.tracker, PIPE_MTE2
-    tracker.begin_copy(pipe)
+    if begin:
+        tracker.begin_copy(pipe)
     previous, ctx.pipe = ctx.pipe, pipe
     try:
         start = src.address
@@ -346,19 +368,26 @@ def _checked_burst_in(ctx: BlockContext, dst: Pointer[Any], src: Pointer[Any], n
 
 
 def _burst_out(
-    ctx: BlockContext, dst: Pointer[Any], src: Pointer[Any], nbytes: int, combine: Combine | None
+    ctx: BlockContext,
+    dst: Pointer[Any],
+    src: Pointer[Any],
+    nbytes: int,
+    combine: Combine | None,
+    *,
+    begin: bool = True,
 ) -> None:
     """One UB -> GM burst in a running block: :func:`ub_to_gm`'s loop for one burst.
 
-    As :func:`_burst_in`: when :func:`_direct` and the UB bytes are all written (so the
-    unwritten-read check would pass), the UB side's hook is done here.
+    As :func:`_burst_in` (*begin* too): when :func:`_direct` and the UB bytes are all written
+    (so the unwritten-read check would pass), the UB side's hook is done here.
     """
     at = src.address
     if not (_direct(ctx, src, dst, nbytes) and ctx.all_written(at, at + nbytes)):
-        _checked_burst_out(ctx, dst, src, nbytes, combine)
+        _checked_burst_out(ctx, dst, src, nbytes, combine, begin)
         return
     tracker, gm, start = ctx.tracker, dst.memory, dst.address
-    tracker.begin_copy(PIPE_MTE3)
+    if begin:
+        tracker.begin_copy(PIPE_MTE3)
     tracker.access(PIPE_MTE3, at, at + nbytes, False)
     tracker.access(PIPE_MTE3, start, start + nbytes, True, id(gm))
     hook = gm.on_access
@@ -370,11 +399,17 @@ def _burst_out(
 
 
 def _checked_burst_out(
-    ctx: BlockContext, dst: Pointer[Any], src: Pointer[Any], nbytes: int, combine: Combine | None
+    ctx: BlockContext,
+    dst: Pointer[Any],
+    src: Pointer[Any],
+    nbytes: int,
+    combine: Combine | None,
+    begin: bool,
 ) -> None:
     """:func:`_burst_out` through the memories' bounds checks and hooks."""
     tracker, pipe = ctx.tracker, PIPE_MTE3
-    tracker.begin_copy(pipe)
+    if begin:
+        tracker.begin_copy(pipe)
     previous, ctx.pipe = ctx.pipe, pipe
     try:
         data = src.bytes(nbytes)  # UB: not GM
@@ -452,8 +487,14 @@ def _copy_out(
     combine: Combine | None,
 ) -> None:
     """Make the bursts of :func:`ub_to_gm`, each written or merged (*combine*) into GM."""
-    if ctx is not None and burst.n_burst == 1:
+    if ctx is not None:  # one copy of bursts, each as _burst_out's
         _burst_out(ctx, dst, src, burst.len_burst, combine)
+        for i in range(1, burst.n_burst):
+            at, start = (
+                src.offset_bytes(i * burst.src_stride),
+                dst.offset_bytes(i * burst.dst_stride),
+            )
+            _burst_out(ctx, start, at, burst.len_burst, combine, begin=False)
         return
     with _pipe(PIPE_MTE3):
         for i in range(burst.n_burst):

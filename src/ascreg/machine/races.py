@@ -25,6 +25,7 @@ ascreg.errors.SyncError: k: block 1 writes __gm__ [0x4, 0x8) that block 0 wrote:
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -115,7 +116,7 @@ class GmRaceCheck:
         >>> check.detach()
         """
         for hook in self.hooks:
-            hook.owner[:] = UNWRITTEN
+            hook.forget()
 
     def detach(self) -> None:
         """Restore every hooked memory's previous ``on_access``."""
@@ -132,13 +133,52 @@ class _OwnerHook:
         self.check = check
         self.memory = memory
         self.previous: Callable[[int, int, str], None] | None = memory.on_access
-        self.owner = np.zeros(memory.data.size, dtype=np.int32)
+        self._owner = np.zeros(memory.data.size, dtype=np.int32)
+        self.pending: list[tuple[int, int, int]] = []
+        """Writes ``(start, end, mark)`` not yet set in the owner marks: a write of bytes no
+        block wrote cannot race, so it is only noted (:meth:`owner` sets the marks when they
+        are read); a launch whose blocks write apart never touches the marks' pages."""
+        self.lows: list[int] = []
+        self.highs: list[int] = []
+        """Sorted disjoint byte ranges ``[lows[i], highs[i])`` holding every byte any block
+        wrote (marked or pending), maybe more: a write outside them meets only unwritten
+        bytes."""
         empty = np.zeros(0, dtype=np.int32)
         self.stamp = self.atomic_owner = self.atomic_stamp = empty
         self.read_owner = self.read_stamp = empty
         """In a mixed launch (:meth:`ordered`): the epoch of each byte's last plain write, and
         the core and epoch of its last atomic write and of its last read."""
         memory.on_access = self
+
+    @property
+    def owner(self) -> np.ndarray[Any, Any]:
+        """The writer mark of each byte (``block + 1``, or :data:`UNWRITTEN`), pending ones set."""
+        pending = self.pending
+        if pending:
+            self._grow(max(end for _, end, _ in pending))
+            owner = self._owner
+            for start, end, mark in pending:
+                owner[start:end] = mark
+            pending.clear()
+        return self._owner
+
+    def _written_near(self, start: int, end: int) -> bool:
+        """Return True when ``[start, end)`` overlaps the written ranges (:attr:`lows`)."""
+        lows, highs = self.lows, self.highs
+        i = bisect.bisect_left(highs, start + 1)  # the first range ending past start
+        return i < len(lows) and lows[i] < end
+
+    def _cover(self, start: int, end: int) -> None:
+        """Add ``[start, end)`` to the written ranges, merged with those it overlaps or touches."""
+        if start >= end:
+            return
+        lows, highs = self.lows, self.highs
+        i = bisect.bisect_left(highs, start)  # the first range ending at or past start
+        j = bisect.bisect_right(lows, end)  # past the last range starting at or before end
+        if i < j:
+            start, end = min(start, lows[i]), max(end, highs[j - 1])
+        lows[i:j] = [start]
+        highs[i:j] = [end]
 
     def __call__(self, start: int, end: int, action: str) -> None:
         flags = self.check.flags
@@ -162,24 +202,38 @@ class _OwnerHook:
             return False
         low, high = int(starts[0]), int(ends[-1])
         self._grow(high)
-        if self.owner[low:high].any():
+        owner = self.owner
+        if owner[low:high].any():
             return False
         marks = np.arange(first + 1, first + 1 + starts.size, dtype=np.int32)
-        self.owner[low:high] = np.repeat(marks, ends - starts)
+        owner[low:high] = np.repeat(marks, ends - starts)
+        self._cover(low, high)
         return True
 
     def _grow(self, end: int) -> None:
-        if end > self.owner.size:
-            grown = np.zeros(max(end, 2 * self.owner.size), dtype=np.int32)
-            grown[: self.owner.size] = self.owner
-            self.owner = grown
+        if end > self._owner.size:
+            grown = np.zeros(max(end, 2 * self._owner.size), dtype=np.int32)
+            grown[: self._owner.size] = self._owner
+            self._owner = grown
+
+    def forget(self) -> None:
+        """Mark every byte unwritten (a new phase of the launch)."""
+        self.pending.clear()
+        self.lows.clear()
+        self.highs.clear()
+        self._owner[:] = UNWRITTEN
 
     def record(self, start: int, end: int) -> None:
         """Mark ``[start, end)`` as written by the check's current block; raise on another's."""
-        self._grow(end)
-        span = self.owner[start:end]
         me = self.check.block
         scatter = self.memory.scatter
+        if scatter is None and not self._written_near(start, end):
+            self.pending.append((start, end, me + 1))  # no byte written before: no race
+            self._cover(start, end)
+            return
+        self._grow(end)
+        span = self.owner[start:end]
+        self._cover(start, end)
         touched = None if scatter is None else scatter.byte_mask(end - start)
         if scatter is None or touched is None:  # every byte of the span
             clash = (span != UNWRITTEN) & (span != me + 1)
@@ -216,13 +270,15 @@ class _OwnerHook:
             self._check(flags, owner[start:end], stamp[start:end], start, action, kind)
         record = "read" if action == "reads" else "atomic" if atomic else "write"
         owner, stamp = marks[record]
+        if record == "write":
+            self._cover(start, end)
         owner[start:end] = me + 1
         stamp[start:end] = flags.epoch(me)
 
     def _marks(self, end: int) -> dict[str, tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]]:
         """Return the (core, epoch) marks of each access kind, grown to cover *end*."""
         self._grow(end)
-        size = self.owner.size
+        size = self.owner.size  # (sets the pending marks)
         for name in ("stamp", "atomic_owner", "atomic_stamp", "read_owner", "read_stamp"):
             old = getattr(self, name)
             if old.size < size:

@@ -415,6 +415,9 @@ class PipeTracker:
         # pipe is ordered after in the log has nothing left to see in the pages.
         self.logs: dict[Pipe, list[Record]] = {p: [] for p in _PIPES}
         self.pages: dict[Pipe, dict[tuple[int, int], list[Record]]] = {p: {} for p in _PIPES}
+        self.hulls: dict[Pipe, dict[int, list[int]]] = {p: {} for p in _PIPES}
+        """Per pipe and space, ``[low, high)`` bytes holding every logged record of that space
+        (maybe more): a scan of the log for an access outside them has nothing to find."""
         self.filed: dict[Pipe, int] = zeros.copy()
         """The highest sequence number of each pipe's filed records, 0 when there are none."""
         self.floor: dict[Pipe, int] = zeros.copy()
@@ -559,6 +562,8 @@ class PipeTracker:
             pages.clear()
         for log in self.logs.values():
             log.clear()
+        for hulls in self.hulls.values():
+            hulls.clear()
         self.last = None
 
     def pipe_barrier(self, pipe: Pipe) -> None:
@@ -703,6 +708,18 @@ class PipeTracker:
         self.count = count = self.count + 1
         self.last = rec = (pipe, start, end, write, done, space, copy, count, None)
         self.logs[pipe].append(rec)
+        self._widen(pipe, space, start, end)
+
+    def _widen(self, pipe: Pipe, space: int, start: int, end: int) -> None:
+        """Widen *pipe*'s hull of *space* (:attr:`hulls`) to a logged ``[start, end)``."""
+        hull = self.hulls[pipe].get(space)
+        if hull is None:
+            self.hulls[pipe][space] = [start, end]
+            return
+        if start < hull[0]:
+            hull[0] = start
+        if end > hull[1]:
+            hull[1] = end
 
     def _earliest_conflict(
         self, pipe: Pipe, start: int, end: int, write: bool, space: int, copy: int
@@ -801,6 +818,7 @@ class PipeTracker:
             (pipe, loop.start, loop.end, loop.write, base_seq + loop.seq, UB, 0,
              base_order + loop.order, (loop, base_seq, base_order))
         )  # fmt: skip
+        self._widen(pipe, UB, loop.start, loop.end)
 
     def _ordered_after_all(self, pipe: Pipe) -> bool:
         """Return True when every record of the other pipes is ordered before *pipe*.
@@ -841,6 +859,7 @@ class PipeTracker:
             self._file(rec)
         self.filed[pipe] = max(self.filed[pipe], log[-1][_SEQ])
         log.clear()
+        self.hulls[pipe].clear()
 
     def _file(self, rec: Record) -> None:
         """File *rec* under the pages its bytes touch."""
@@ -878,11 +897,16 @@ class PipeTracker:
         if len(log) > LOG_SCAN and log[-LOG_SCAN - 1][_SEQ] > bound:
             self._flush(other)
         found: Access | None = None
-        for rec in reversed(log):
-            if rec[_SEQ] <= bound:
-                return found  # the filed records are older still
-            if rec[_START] < end and start < rec[_END] and rec[_SPACE] == space:
-                found = _earlier(rec, found, start, end, write, copy, same, bound)
+        hull = self.hulls[other].get(space)
+        if hull is None or not (hull[0] < end and start < hull[1]):  # no logged record meets it
+            if log and log[0][_SEQ] <= bound:
+                return None  # where the scan would stop: the filed records are older still
+        else:
+            for rec in reversed(log):
+                if rec[_SEQ] <= bound:
+                    return found  # the filed records are older still
+                if rec[_START] < end and start < rec[_END] and rec[_SPACE] == space:
+                    found = _earlier(rec, found, start, end, write, copy, same, bound)
         if self.filed[other] <= bound:
             return found
         pages = self.pages[other]
@@ -987,6 +1011,7 @@ class PipeTracker:
         if floor >= self.seq[q]:
             self.pages[q].clear()
             log.clear()
+            self.hulls[q].clear()
             if self.last is not None and self.last[_PIPE] is q:
                 self.last = None
         elif log and log[0][_SEQ] <= floor:  # the filed ones go as their pages are next filed

@@ -18,6 +18,7 @@ Examples
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator
 from typing import Any
 
@@ -200,7 +201,10 @@ class SystemRegisters:
     )
     ndim: NdimConfig = attrs.field(factory=NdimConfig)
     va: list[tuple[Any, ...] | None] = attrs.field(factory=lambda: [None] * VA_REGISTERS)
-    ctx: BlockContext | None = attrs.field(default=None, repr=False)
+    block: weakref.ref[BlockContext] | None = attrs.field(default=None, repr=False)
+    """The block whose accesses :meth:`next_cycle` counts, weakly (the block's state holds
+    these registers: a strong reference would keep every ended block alive until a garbage
+    collection)."""
 
     @property
     def ctrl(self) -> int:
@@ -233,7 +237,8 @@ class SystemRegisters:
         between two reads makes the difference grow (it is no timing model).
         """
         self.cycles += 1
-        accesses = self.ctx.tracker.count if self.ctx is not None else 0
+        ctx = None if self.block is None else self.block()
+        accesses = ctx.tracker.count if ctx is not None else 0
         return accesses + self.cycles
 
     def next_pc(self) -> int:
@@ -327,7 +332,7 @@ def system_registers(ctx: BlockContext | None = None) -> SystemRegisters:
     ctx = ctx if ctx is not None else current_block()
     found = ctx.state.get(SYSREGS_STATE)
     if found is None:
-        found = ctx.state[SYSREGS_STATE] = SystemRegisters(ctx=ctx)
+        found = ctx.state[SYSREGS_STATE] = SystemRegisters(block=weakref.ref(ctx))
     assert isinstance(found, SystemRegisters)
     return found
 
