@@ -72,8 +72,8 @@ def read_lanes(values: Arr, active: Arr, source: Arr, use: Arr | None, call: str
     safe = np.where(inside, source, LANE)
     if safe.shape[0] == 1 and values.shape[0] != 1:  # every warp reads the same lanes
         row = safe[0]
-        if not (active & inside & ~active[:, row]).any():
-            same: Arr = values[:, row]
+        if not (active & inside & ~np.take(active, row, axis=1)).any():
+            same: Arr = np.take(values, row, axis=1)  # C order (``values[:, row]`` is not)
             return same
     safe = np.broadcast_to(safe, values.shape)
     # one flat take per array: cheaper than indexing with (rows, lanes) pairs

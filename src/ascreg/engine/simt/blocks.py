@@ -177,6 +177,27 @@ _ALL_WRITTEN = {
 every byte is marked."""
 
 
+_CHOSEN: list[Any] = [None, None]
+"""The last active mask :func:`active_lanes` saw, and its lanes."""
+
+
+def active_lanes() -> Arr | None:
+    """Return the lanes of the running group's active mask (None: every lane), read-only.
+
+    Kept for the mask last asked about: the accesses of one stretch of divergent code share it
+    (a mask is replaced, never changed, while it is active).
+    """
+    active = STATE.group.active
+    if active is None:
+        return None
+    if _CHOSEN[0] is not active:
+        chosen = np.flatnonzero(active)
+        chosen.flags.writeable = False
+        _CHOSEN[0], _CHOSEN[1] = active, chosen
+    lanes: Arr = _CHOSEN[1]
+    return lanes
+
+
 class BlockLocalPtr:
     """A pointer into the UB of each lane's own block of a batch (``p + n``, ``p[i]``, atomics).
 
@@ -251,7 +272,6 @@ class BlockLocalPtr:
                 f"{self!r}: the blocks of that batch have ended; UB belongs to one block while "
                 "it runs"
             )
-        active = STATE.group.active
         lanes = ub.lane_block.size
         element = np.broadcast_to(np.asarray(self.delta, dtype=np.int64), (lanes,))
         if isinstance(index, np.ndarray) and index.ndim:
@@ -262,7 +282,7 @@ class BlockLocalPtr:
             element = element + int(index)
         else:
             raise BatchStop(f"a UB index {index!r:.40} that is not an integer")
-        chosen = None if active is None else np.flatnonzero(active)
+        chosen = active_lanes()
         size = self.dtype.size
         byte = self.alloc.start + (element if chosen is None else element[chosen]) * size
         if byte.size and (byte.min() < self.alloc.start or byte.max() + size > self.alloc.end):
@@ -572,8 +592,7 @@ class BlockBatch:
         call number)."""
 
     def _lanes(self) -> Arr | None:
-        active = STATE.group.active
-        return None if active is None else np.flatnonzero(active)
+        return active_lanes()
 
     def _record(self, memory: Memory, addresses: Arr, size: int, blocks: Arr, kind: int) -> None:
         marks = self.marks.get(id(memory))
