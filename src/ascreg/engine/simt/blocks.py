@@ -177,6 +177,7 @@ _ALL_WRITTEN = {
 every byte is marked."""
 
 
+_MIN, _MAX = np.minimum.reduce, np.maximum.reduce  # ndarray.min/max without their wrappers
 _CHOSEN: list[Any] = [None, None]
 """The last active mask :func:`active_lanes` saw, and its lanes."""
 
@@ -264,8 +265,12 @@ class BlockLocalPtr:
         moved = delta // new
         return BlockLocalPtr(self.ub, dtype, self.alloc, int(moved) if moved.ndim == 0 else moved)
 
-    def _lanes(self, index: Any) -> tuple[Arr, Arr, Arr | None]:
-        """Return the byte address in the batch memory and the lanes of each active access."""
+    def _lanes(self, index: Any) -> tuple[Arr, Arr | None]:
+        """Return where in the batch memory each active access is, and the active lanes.
+
+        Where: the element of the memory viewed as the element type when the allocation is
+        aligned to it (:meth:`_in_elements`), else the byte.
+        """
         ub = self.ub
         if ub.retired:
             raise AddressSpaceError(
@@ -283,39 +288,51 @@ class BlockLocalPtr:
         else:
             raise BatchStop(f"a UB index {index!r:.40} that is not an integer")
         chosen = active_lanes()
-        size = self.dtype.size
-        byte = self.alloc.start + (element if chosen is None else element[chosen]) * size
-        if byte.size and (byte.min() < self.alloc.start or byte.max() + size > self.alloc.end):
+        if chosen is not None:
+            element = element[chosen]
+        size, start = self.dtype.size, self.alloc.start
+        if element.size and (
+            int(_MIN(element)) < 0 or start + int(_MAX(element)) * size + size > self.alloc.end
+        ):
             raise BatchStop(f"a UB access outside {self.alloc.describe()}")
         blocks = ub.lane_block if chosen is None else ub.lane_block[chosen]
-        return blocks * ub.stride + byte, byte, chosen
+        if self._in_elements():
+            return blocks * (ub.stride // size) + (element + start // size), chosen
+        return blocks * ub.stride + (element * size + start), chosen
 
-    def _marks(self, flat: Arr) -> tuple[Arr, Any, Any]:
-        """Return the written marks of the elements at *flat*, one number each.
+    def _in_elements(self) -> bool:
+        """Tell whether every element of the allocation is at a whole element of each copy."""
+        size = self.dtype.size
+        return not (self.alloc.start % size or self.ub.stride % size)
+
+    def _marks(self, where: Arr) -> tuple[Arr, Any, Any]:
+        """Return the written marks of the elements at *where* (:meth:`_lanes`), one number each.
 
         That is the marks array, the index into it, and what an element whose every byte was
         written holds there.
         """
         size = self.dtype.size
-        if size in _ALL_WRITTEN and not (flat % size).any():
-            return self.ub.written.view(_ALL_WRITTEN[size][0]), flat // size, _ALL_WRITTEN[size][1]
+        in_elements = self._in_elements()
+        if size in _ALL_WRITTEN and in_elements:
+            return self.ub.written.view(_ALL_WRITTEN[size][0]), where, _ALL_WRITTEN[size][1]
+        flat = where * size if in_elements else where
         return self.ub.written, (flat[:, None] + np.arange(size)).reshape(-1), True
 
-    def _is_written(self, flat: Arr) -> bool:
-        marks, where, full = self._marks(flat)
-        return bool((marks[where] == full).all())
+    def _is_written(self, where: Arr) -> bool:
+        marks, at, full = self._marks(where)
+        return bool((marks[at] == full).all())
 
-    def _mark_written(self, flat: Arr) -> None:
-        marks, where, full = self._marks(flat)
-        marks[where] = full
+    def _mark_written(self, where: Arr) -> None:
+        marks, at, full = self._marks(where)
+        marks[at] = full
 
     def __getitem__(self, index: Any) -> Any:
         if self.dtype.np_dtype.names is not None:
             raise BatchStop("a struct element in UB")
-        flat, _, chosen = self._lanes(index)
-        if not self._is_written(flat):
+        where, chosen = self._lanes(index)
+        if not self._is_written(where):
             raise BatchStop("a read of UB bytes the block has not written")
-        values = promote(self._typed()[flat // self.dtype.size])
+        values = promote(self._typed()[where])  # aligned: where counts elements
         if chosen is None:
             return values.view(Lanes)
         full = np.full(self.ub.lane_block.size, values[0] if values.size else 0, values.dtype)
@@ -325,13 +342,13 @@ class BlockLocalPtr:
     def __setitem__(self, index: Any, value: Any) -> None:
         if self.dtype.np_dtype.names is not None:
             raise BatchStop("a struct element in UB")
-        flat, _, chosen = self._lanes(index)
+        where, chosen = self._lanes(index)
         values = to_dtype(value, self.dtype, call="p[i] = v").reshape(-1)
         values = np.broadcast_to(values, (self.ub.lane_block.size,))
         if chosen is not None:
             values = values[chosen]
-        self._typed()[flat // self.dtype.size] = values  # one element twice: the last lane wins
-        self._mark_written(flat)
+        self._typed()[where] = values  # one element twice: the last lane wins
+        self._mark_written(where)
 
     def _typed(self) -> Arr:
         if self.alloc.start % self.dtype.size:
@@ -344,13 +361,13 @@ class BlockLocalPtr:
         The old value an atomic reads must have been written by the block; the element is
         written afterwards.
         """
-        flat, _, chosen = self._lanes(0)
-        if not self._is_written(flat):
+        where, chosen = self._lanes(0)
+        if not self._is_written(where):
             raise BatchStop("an atomic on UB bytes the block has not written")
         if self.alloc.start % self.dtype.size:
             raise BatchStop("a UB array not aligned to its element type")
         offsets = np.zeros(self.ub.lane_block.size, dtype=np.int64)
-        offsets[slice(None) if chosen is None else chosen] = flat // self.dtype.size
+        offsets[slice(None) if chosen is None else chosen] = where  # aligned: elements
         raw = wrap_pointer(self.ub.memory.pointer(self.dtype, 0))
         return LanePointer(raw, offsets)
 
