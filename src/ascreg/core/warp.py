@@ -39,6 +39,7 @@ Arr = np.ndarray[Any, Any]
 LANE = np.arange(WARP_SIZE, dtype=np.int64)
 """The lane index of each column of a ``(warps, 32)`` array."""
 _LOW32 = np.uint64(0xFFFFFFFF)
+_LE32 = np.dtype("<u4")
 
 
 def group_start(width: int) -> Arr:
@@ -166,6 +167,10 @@ def lane_bits(flags: Arr) -> Arr:
     >>> int(lane_bits(LANE[None, :] < 5)[0, 9])
     31
     """
+    if flags.dtype == np.bool_ and flags.shape[-1] == WARP_SIZE:  # 4 bytes of 8 lanes each
+        packed = np.packbits(flags, axis=-1, bitorder="little")
+        total = packed.view(_LE32).reshape(flags.shape[:-1]).astype(np.uint32)
+        return _broadcast(total, flags)
     weights = np.uint64(1) << LANE.astype(np.uint64)
     total = (flags.astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64).astype(np.uint32)
     return _broadcast(total, flags)
@@ -295,6 +300,12 @@ def lane_mask(kind: str, thread_ids: Arr) -> Arr:
     >>> [hex(int(m)) for m in lane_mask("lt", np.array([0, 4, 63]))]
     ['0x0', '0xf', '0x7fffffff']
     """
-    lane = (thread_ids % WARP_SIZE).astype(np.uint64)
-    bits: Arr = (LANE_MASKS[kind](lane) & _LOW32).astype(np.uint32)
+    bits: Arr = np.take(_MASK_TABLES[kind], np.asarray(thread_ids) % WARP_SIZE)
     return bits
+
+
+_MASK_TABLES = {
+    kind: (mask(LANE.astype(np.uint64)) & _LOW32).astype(np.uint32)
+    for kind, mask in LANE_MASKS.items()
+}
+"""The lane mask of each kind for lanes 0 .. 31 (:func:`lane_mask` looks each thread's up)."""
