@@ -604,12 +604,23 @@ class BlockBatch:
         self.inside = 0
         self.stray: str | None = None
         self.order: dict[int, tuple[Arr, Arr]] = {}
+        self._blocks_of: tuple[Arr | None, Arr] = (None, self.lane_block)
         self.deferred: list[tuple[str, Any, Arr, Arr, Arr, int]] = []
         """Atomics to apply when the batch is kept: (update, base, elements, values, blocks,
         call number)."""
 
     def _lanes(self) -> Arr | None:
         return active_lanes()
+
+    def _blocks(self, lanes: Arr | None) -> Arr:
+        """The block of each of *lanes* (None: every lane); kept for the last *lanes*."""
+        if lanes is None:
+            return self.lane_block
+        if self._blocks_of[0] is not lanes:
+            blocks = self.lane_block[lanes]
+            blocks.flags.writeable = False  # shared by the accesses under the same mask
+            self._blocks_of = (lanes, blocks)
+        return self._blocks_of[1]
 
     def _record(self, memory: Memory, addresses: Arr, size: int, blocks: Arr, kind: int) -> None:
         marks = self.marks.get(id(memory))
@@ -621,13 +632,13 @@ class BlockBatch:
 
     def _note(self, ptr: Any, index: Any, kind: int) -> None:
         lanes = self._lanes()
-        blocks = self.lane_block if lanes is None else self.lane_block[lanes]
+        blocks = self._blocks(lanes)
         size = ptr.dtype.size
         idx = np.asarray(index)
         if idx.ndim == 0:
             elements: Arr = np.full(blocks.size, int(idx), dtype=np.int64)
         elif idx.size == self.lane_block.size:
-            flat = idx.reshape(-1).astype(np.int64)
+            flat = idx.reshape(-1).astype(np.int64, copy=False)
             elements = flat if lanes is None else flat[lanes]
         else:
             raise BatchStop("an index array that is not one index per thread")
@@ -660,7 +671,7 @@ class BlockBatch:
     def atomic(self, target: Any) -> None:
         """Report an atomic by the active lanes at *target*; stop if it breaks block order."""
         lanes = self._lanes()
-        blocks = self.lane_block if lanes is None else self.lane_block[lanes]
+        blocks = self._blocks(lanes)
         if isinstance(target, LanePointer):
             base = target.base
             offsets = np.broadcast_to(target.offsets, self.lane_block.shape)
@@ -691,7 +702,7 @@ class BlockBatch:
             elements = np.zeros(self.lane_block.size if lanes is None else lanes.size, np.int64)
         if update not in UFUNC_ATOMICS or base.memory is self.ub_memory or len(values) != 1:
             return False
-        blocks = self.lane_block if lanes is None else self.lane_block[lanes]
+        blocks = self._blocks(lanes)
         value = np.broadcast_to(values[0], self.lane_block.shape)
         value = value if lanes is None else value[lanes]
         with races.atomic_access():
