@@ -241,14 +241,15 @@ def butterfly(values: Arr, active: Arr, *, combine: Callable[[Arr, Arr], Arr]) -
     full = bool(have.all())
     for offset in (16, 8, 4, 2, 1):
         partner = LANE ^ offset
-        other, other_have = _partners(acc, offset), _partners(have, offset)
+        other = _partners(acc, offset)
         if combine is np.add:  # a + b is b + a, bit for bit: one sum
             both = np.add(acc, other)
         else:
             both = np.where(partner > LANE, combine(acc, other), combine(other, acc))
-        if full:
+        if full:  # every lane holds a value: no partner is missing
             acc = both
             continue
+        other_have = _partners(have, offset)
         acc = np.where(have & other_have, both, np.where(other_have, other, acc))
         have = have | other_have
     return np.broadcast_to(acc[:, :1], values.shape)

@@ -562,8 +562,10 @@ class Frame:
 
     def _count(self, loop: Loop, lanes: LaneRange) -> Iterator[Any]:
         value, stop, step, kind = lanes.start, lanes.stop, lanes.step, lanes.kind
+        up = step > 0
+        rising = bool(up.all())  # the usual loop: one comparison per trip
         while True:
-            more = np.where(step > 0, value < stop, value > stop).view(Lanes)
+            more = (value < stop if rising else np.where(up, value < stop, value > stop)).view(Lanes)
             if not self.keep(loop, more):
                 return
             if kind is None:
