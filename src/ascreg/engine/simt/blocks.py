@@ -721,7 +721,11 @@ class BlockBatch:
         sizes = [blocks.size for *_, blocks, _ in entries]
         calls = np.repeat(np.arange(len(entries)), sizes)
         lanes = np.concatenate([np.arange(n) for n in sizes])
-        order = np.lexsort((lanes, calls, np.concatenate([e[4] for e in entries])))
+        # the lanes come in call order, then lane order: a stable sort by block keeps both
+        # (blocks number at most MAX_BLOCKS: 16-bit keys sort by radix)
+        order = np.argsort(
+            np.concatenate([e[4] for e in entries]).astype(np.int16), kind="stable"
+        )
         call_of, lane_of = calls[order], lanes[order]
         runs = np.flatnonzero(np.r_[True, call_of[1:] != call_of[:-1]])
         # the runs of one call in one block; runs of the same update at once (its ufunc.at)
