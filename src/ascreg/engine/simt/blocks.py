@@ -613,7 +613,7 @@ class BlockBatch:
         return active_lanes()
 
     def _blocks(self, lanes: Arr | None) -> Arr:
-        """The block of each of *lanes* (None: every lane); kept for the last *lanes*."""
+        """Return the block of each of *lanes* (None: every lane); kept for the last *lanes*."""
         if lanes is None:
             return self.lane_block
         if self._blocks_of[0] is not lanes:
@@ -723,9 +723,7 @@ class BlockBatch:
         lanes = np.concatenate([np.arange(n) for n in sizes])
         # the lanes come in call order, then lane order: a stable sort by block keeps both
         # (blocks number at most MAX_BLOCKS: 16-bit keys sort by radix)
-        order = np.argsort(
-            np.concatenate([e[4] for e in entries]).astype(np.int16), kind="stable"
-        )
+        order = np.argsort(np.concatenate([e[4] for e in entries]).astype(np.int16), kind="stable")
         call_of, lane_of = calls[order], lanes[order]
         runs = np.flatnonzero(np.r_[True, call_of[1:] != call_of[:-1]])
         # the runs of one call in one block; runs of the same update at once (its ufunc.at)

@@ -565,7 +565,8 @@ class Frame:
         up = step > 0
         rising = bool(up.all())  # the usual loop: one comparison per trip
         while True:
-            more = (value < stop if rising else np.where(up, value < stop, value > stop)).view(Lanes)
+            more = value < stop if rising else np.where(up, value < stop, value > stop)
+            more = more.view(Lanes)
             if not self.keep(loop, more):
                 return
             if kind is None:
