@@ -455,6 +455,8 @@ class Marks:
         """Loads not marked yet: most read memory no block writes (:meth:`shared` marks
         those whose span meets a written byte)."""
         self.pending = 0
+        self.mine: tuple[Arr | None, Arr] = (None, np.zeros(0, dtype=np.int16))
+        """The last blocks marked and their marks (block + 1)."""
 
     def mark(self, addresses: Arr, size: int, blocks: Arr, kind: int) -> None:
         """Record that block ``blocks[i]`` touched the *size* bytes at ``addresses[i]``."""
@@ -485,8 +487,10 @@ class Marks:
         unit = bits & -bits  # the lowest set bit: the alignment common to all of them
         if unit < self.unit:
             self._split(unit)
-        first = addresses // self.unit
-        mine = (blocks + 1).astype(np.int16)
+        first = addresses >> (self.unit.bit_length() - 1)  # // unit, a power of two
+        if self.mine[0] is not blocks:  # the marks of the same lanes' blocks: kept
+            self.mine = (blocks, (blocks + 1).astype(np.int16))
+        mine = self.mine[1]
         for step in range(size // self.unit):
             self._mark(first + step, mine, kind)
 
