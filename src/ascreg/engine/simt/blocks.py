@@ -133,6 +133,12 @@ class BatchUb:
         self.memory = UnifiedBuffer(blocks * UB_BYTES)
         untrack(self.memory)  # private to the batch: no journal, no watching
         self.written = np.zeros(0, dtype=np.bool_)
+        self.writes = 0
+        """How many stores marked bytes written so far (marks are never cleared)."""
+        self.whole: set[tuple[int, int]] = set()
+        """Byte ranges every block has written all of (they stay so)."""
+        self.looked: dict[tuple[int, int], int] = {}
+        """Per byte range: :attr:`writes` when it was last found not wholly written."""
         self.lane_block = np.repeat(np.arange(blocks, dtype=np.int64), threads)
         self.retired = False
         label = f"extern __ubuf__ (dynamic, {dyn_ub_bytes} bytes)"
@@ -319,12 +325,22 @@ class BlockLocalPtr:
         return self.ub.written, (flat[:, None] + np.arange(size)).reshape(-1), True
 
     def _is_written(self, where: Arr) -> bool:
+        ub, span = self.ub, (self.alloc.start, self.alloc.end)
+        if span in ub.whole:  # every byte of the allocation in every block: so these too
+            return True
         marks, at, full = self._marks(where)
-        return bool((marks[at] == full).all())
+        if not (marks[at] == full).all():
+            return False
+        if ub.looked.get(span) != ub.writes and ub.blocks * (span[1] - span[0]) <= 64 * at.size:
+            ub.looked[span] = ub.writes  # new stores since the last look: all written now?
+            if ub.written.reshape(ub.blocks, ub.stride)[:, span[0] : span[1]].all():
+                ub.whole.add(span)
+        return True
 
     def _mark_written(self, where: Arr) -> None:
         marks, at, full = self._marks(where)
         marks[at] = full
+        self.ub.writes += 1
 
     def __getitem__(self, index: Any) -> Any:
         if self.dtype.np_dtype.names is not None:
