@@ -461,6 +461,9 @@ class Marks:
         self.owner = np.zeros(units, dtype=np.int16)
         self.kinds = np.zeros(units, dtype=np.uint8)
         self.low, self.high = units, 0
+        self.touched: list[Any] | None = []
+        """The units marked in this batch (index arrays and slices); None after a split."""
+        self.touched_units = 0
         self.written = (np.iinfo(np.int64).max, -1)
         """The lowest and highest byte written (or updated by an atomic) in this batch."""
         self.shared_units: list[Arr] = []
@@ -520,6 +523,7 @@ class Marks:
             self._grow(top + 1)
         self.low = min(self.low, int(units.min()))
         self.high = max(self.high, top + 1)
+        self._touch(units, units.size)
         before = self.owner[units]
         self.owner[units] = mine
         clash = ((before != 0) & (before != mine)) | (self.owner[units] != mine)
@@ -535,6 +539,7 @@ class Marks:
         if high > self.owner.size:
             self._grow(high)
         self.low, self.high = min(self.low, low), max(self.high, high)
+        self._touch(slice(low, high), high - low)
         owner = self.owner[low:high]
         clash = (owner != 0) & (owner != mine)
         owner[:] = mine
@@ -545,8 +550,15 @@ class Marks:
         if kind == _DEFERRED:
             self.deferred_units.append(np.arange(low, high))
 
+    def _touch(self, units: Any, count: int) -> None:
+        """Note that *units* (*count* of them) are marked, for :meth:`clear`."""
+        if self.touched is not None:
+            self.touched.append(units)
+            self.touched_units += count
+
     def _split(self, unit: int) -> None:
         """Make the units *unit* bytes (each old mark repeated over its new units)."""
+        self.touched = None  # the units noted so far are of the old size
         ratio = self.unit // unit
         low, high = self.low, self.high
         for name in ("owner", "kinds"):
@@ -595,8 +607,14 @@ class Marks:
 
     def clear(self) -> None:
         """Forget the last batch's marks."""
-        self.owner[self.low : self.high] = 0
-        self.kinds[self.low : self.high] = 0
+        if self.touched is not None and 8 * self.touched_units < self.high - self.low:
+            for units in self.touched:  # a few units far apart: not the range between them
+                self.owner[units] = 0
+                self.kinds[units] = 0
+        else:
+            self.owner[self.low : self.high] = 0
+            self.kinds[self.low : self.high] = 0
+        self.touched, self.touched_units = [], 0
         self.low, self.high = self.owner.size, 0
         self.written = (np.iinfo(np.int64).max, -1)
         self.reads, self.pending = [], 0
