@@ -288,7 +288,7 @@ def lane_ids(thread_ids: Arr) -> Arr:
     >>> lane_ids(np.array([0, 31, 32, 40])).tolist()
     [0, 31, 0, 8]
     """
-    lanes: Arr = (thread_ids % WARP_SIZE).astype(np.int32)
+    lanes: Arr = (thread_ids & (WARP_SIZE - 1)).astype(np.int32)  # % WARP_SIZE, a power of 2
     return lanes
 
 
@@ -301,7 +301,7 @@ def lane_mask(kind: str, thread_ids: Arr) -> Arr:
     >>> [hex(int(m)) for m in lane_mask("lt", np.array([0, 4, 63]))]
     ['0x0', '0xf', '0x7fffffff']
     """
-    bits: Arr = np.take(_MASK_TABLES[kind], np.asarray(thread_ids) % WARP_SIZE)
+    bits: Arr = np.take(_MASK_TABLES[kind], np.asarray(thread_ids) & (WARP_SIZE - 1))
     return bits
 
 

@@ -923,9 +923,10 @@ def _run_batch(
         tids.flags.writeable = False  # shared: its thread indices are cached
     journal = Journal()
     group = Group(run, tids, journal)
-    linear = np.repeat(np.arange(first, first + count, dtype=np.int64), threads)
+    linear = np.arange(first, first + count, dtype=np.int64)  # per block, then per lane
     rest = linear // grid.x
-    group.block_idx = _LaneIndex(linear % grid.x, rest % grid.y, rest // grid.y)  # type: ignore[assignment]
+    coords = (np.repeat(c, threads) for c in (linear % grid.x, rest % grid.y, rest // grid.y))
+    group.block_idx = _LaneIndex(*coords)  # type: ignore[assignment]
     batch = BlockBatch(count, threads, marks, ub.memory)
     group.batch = batch
     made = masked_version(func, wrap_pointer)
