@@ -140,12 +140,22 @@ class BatchUb:
         self.looked: dict[tuple[int, int], int] = {}
         """Per byte range: :attr:`writes` when it was last found not wholly written."""
         self.lane_block = np.repeat(np.arange(blocks, dtype=np.int64), threads)
+        self._firsts: dict[tuple[int, int], Arr] = {}
         self.retired = False
         label = f"extern __ubuf__ (dynamic, {dyn_ub_bytes} bytes)"
         dynamic = self.layout.alloc_bytes(uint8_t, dyn_ub_bytes, label=label)
         self._cover()
         assert dynamic.block is not None  # an allocation's pointer knows it
         self.dynamic = BlockLocalPtr(self, uint8_t, dynamic.block, 0)
+
+    def firsts(self, stride: int, first: int) -> Arr:
+        """Return ``block * stride + first`` for each lane (read-only; kept per pair)."""
+        found = self._firsts.get((stride, first))
+        if found is None:
+            found = self.lane_block * stride + first
+            found.flags.writeable = False
+            self._firsts[stride, first] = found
+        return found
 
     def alloc(self, dtype: Any, count: int) -> BlockLocalPtr:
         """``__ubuf__ T buf[count]`` in every block of the batch."""
@@ -288,7 +298,7 @@ class BlockLocalPtr:
         if isinstance(index, np.ndarray) and index.ndim:
             if index.size != lanes:
                 raise BatchStop("an index array that is not one index per thread")
-            element = element + np.asarray(index).astype(np.int64).reshape(-1)
+            element = element + np.asarray(index).astype(np.int64, copy=False).reshape(-1)
         elif isinstance(index, int | np.integer) and not isinstance(index, bool):
             element = element + int(index)
         else:
@@ -301,9 +311,10 @@ class BlockLocalPtr:
             int(_MIN(element)) < 0 or start + int(_MAX(element)) * size + size > self.alloc.end
         ):
             raise BatchStop(f"a UB access outside {self.alloc.describe()}")
-        blocks = ub.lane_block if chosen is None else ub.lane_block[chosen]
         if self._in_elements():
-            return blocks * (ub.stride // size) + (element + start // size), chosen
+            firsts = ub.firsts(ub.stride // size, start // size)  # each lane's element 0
+            return (firsts if chosen is None else firsts[chosen]) + element, chosen
+        blocks = ub.lane_block if chosen is None else ub.lane_block[chosen]
         return blocks * ub.stride + (element * size + start), chosen
 
     def _in_elements(self) -> bool:
