@@ -1466,7 +1466,7 @@ def _made_from(func: types.FunctionType, wrap: Any) -> tuple[Any, ...]:
 
 def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     """Identity, item by item (captured values may be arrays: no ``==``)."""
-    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+    return len(a) == len(b) and all(map(operator.is_, a, b))
 
 
 def _untouched(own: tuple[tuple[types.CellType, Any], ...]) -> bool:
