@@ -242,6 +242,38 @@ def test_a_read_of_unwritten_ub_is_the_error_of_that_block(batches: list[str | N
     assert batches[0] == "a read of UB bytes the block has not written"
 
 
+def reads_written_then_unwritten_ub(out: Any) -> None:
+    buf = __ubuf__(int32_t, 8)
+    if threadIdx.x < 4 or blockIdx.x == 0:  # blocks 1 and 2 leave elements 4 .. 7 unwritten
+        buf[threadIdx.x] = threadIdx.x
+    asc_syncthreads()
+    first = buf[threadIdx.x % 4]  # written in every block
+    out[blockIdx.x * 8 + threadIdx.x] = first + buf[threadIdx.x]  # then the unwritten ones
+
+
+def test_a_read_of_unwritten_ub_after_written_ones_is_still_found(
+    batches: list[str | None],
+) -> None:
+    error = three_ways(reads_written_then_unwritten_ub, 3, 8, np.zeros(24, np.int32))
+    assert error[0] == "UninitializedMemoryError"
+    assert batches[0] == "a read of UB bytes the block has not written"
+
+
+def writes_then_reads_all_ub(out: Any) -> None:
+    buf = __ubuf__(int32_t, 8)
+    buf[threadIdx.x] = threadIdx.x * 2 + blockIdx.x
+    asc_syncthreads()
+    for k in range(3):  # every block wrote the whole array: reads after it stay batched
+        out[blockIdx.x * 8 + threadIdx.x] += buf[(threadIdx.x + k) % 8]
+
+
+def test_reads_of_a_wholly_written_ub_array_stay_batched(batches: list[str | None]) -> None:
+    (out,) = three_ways(writes_then_reads_all_ub, 3, 8, np.zeros(24, np.int32))
+    want = [sum(((t + k) % 8) * 2 + b for k in range(3)) for b in range(3) for t in range(8)]
+    assert out == want
+    assert batches == [None]
+
+
 def prints(out: Any) -> None:
     if threadIdx.x == 0:
         print("block", blockIdx.x)

@@ -167,6 +167,11 @@ def apply_at(ufunc: Any, base: Pointer[Any], offsets: Arr, values: Arr) -> None:
     """
     low, high = int(offsets.min()), int(offsets.max())
     span = high - low + 1
+    if base.memory.on_access is None:  # no hook to report to: update the elements in place
+        view = (base + low).view(span, "gathers")  # the bounds check of the gather
+        with np.errstate(over="ignore", invalid="ignore"):
+            ufunc.at(view, offsets - low, values)
+        return
     if span <= DENSE * offsets.size:  # a dense scratch array: no sort
         at = offsets - low
         touched = np.zeros(span, dtype=bool)

@@ -39,6 +39,7 @@ Arr = np.ndarray[Any, Any]
 LANE = np.arange(WARP_SIZE, dtype=np.int64)
 """The lane index of each column of a ``(warps, 32)`` array."""
 _LOW32 = np.uint64(0xFFFFFFFF)
+_LE32 = np.dtype("<u4")
 
 
 def group_start(width: int) -> Arr:
@@ -72,8 +73,8 @@ def read_lanes(values: Arr, active: Arr, source: Arr, use: Arr | None, call: str
     safe = np.where(inside, source, LANE)
     if safe.shape[0] == 1 and values.shape[0] != 1:  # every warp reads the same lanes
         row = safe[0]
-        if not (active & inside & ~active[:, row]).any():
-            same: Arr = values[:, row]
+        if not (active & inside & ~np.take(active, row, axis=1)).any():
+            same: Arr = np.take(values, row, axis=1)  # C order (``values[:, row]`` is not)
             return same
     safe = np.broadcast_to(safe, values.shape)
     # one flat take per array: cheaper than indexing with (rows, lanes) pairs
@@ -166,6 +167,10 @@ def lane_bits(flags: Arr) -> Arr:
     >>> int(lane_bits(LANE[None, :] < 5)[0, 9])
     31
     """
+    if flags.dtype == np.bool_ and flags.shape[-1] == WARP_SIZE:  # 4 bytes of 8 lanes each
+        packed = np.packbits(flags, axis=-1, bitorder="little")
+        total = packed.view(_LE32).reshape(flags.shape[:-1]).astype(np.uint32)
+        return _broadcast(total, flags)
     weights = np.uint64(1) << LANE.astype(np.uint64)
     total = (flags.astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64).astype(np.uint32)
     return _broadcast(total, flags)
@@ -236,14 +241,15 @@ def butterfly(values: Arr, active: Arr, *, combine: Callable[[Arr, Arr], Arr]) -
     full = bool(have.all())
     for offset in (16, 8, 4, 2, 1):
         partner = LANE ^ offset
-        other, other_have = _partners(acc, offset), _partners(have, offset)
+        other = _partners(acc, offset)
         if combine is np.add:  # a + b is b + a, bit for bit: one sum
             both = np.add(acc, other)
         else:
             both = np.where(partner > LANE, combine(acc, other), combine(other, acc))
-        if full:
+        if full:  # every lane holds a value: no partner is missing
             acc = both
             continue
+        other_have = _partners(have, offset)
         acc = np.where(have & other_have, both, np.where(other_have, other, acc))
         have = have | other_have
     return np.broadcast_to(acc[:, :1], values.shape)
@@ -282,7 +288,7 @@ def lane_ids(thread_ids: Arr) -> Arr:
     >>> lane_ids(np.array([0, 31, 32, 40])).tolist()
     [0, 31, 0, 8]
     """
-    lanes: Arr = (thread_ids % WARP_SIZE).astype(np.int32)
+    lanes: Arr = (thread_ids & (WARP_SIZE - 1)).astype(np.int32)  # % WARP_SIZE, a power of 2
     return lanes
 
 
@@ -295,6 +301,12 @@ def lane_mask(kind: str, thread_ids: Arr) -> Arr:
     >>> [hex(int(m)) for m in lane_mask("lt", np.array([0, 4, 63]))]
     ['0x0', '0xf', '0x7fffffff']
     """
-    lane = (thread_ids % WARP_SIZE).astype(np.uint64)
-    bits: Arr = (LANE_MASKS[kind](lane) & _LOW32).astype(np.uint32)
+    bits: Arr = np.take(_MASK_TABLES[kind], np.asarray(thread_ids) & (WARP_SIZE - 1))
     return bits
+
+
+_MASK_TABLES = {
+    kind: (mask(LANE.astype(np.uint64)) & _LOW32).astype(np.uint32)
+    for kind, mask in LANE_MASKS.items()
+}
+"""The lane mask of each kind for lanes 0 .. 31 (:func:`lane_mask` looks each thread's up)."""

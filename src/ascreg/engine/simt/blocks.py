@@ -133,13 +133,29 @@ class BatchUb:
         self.memory = UnifiedBuffer(blocks * UB_BYTES)
         untrack(self.memory)  # private to the batch: no journal, no watching
         self.written = np.zeros(0, dtype=np.bool_)
+        self.writes = 0
+        """How many stores marked bytes written so far (marks are never cleared)."""
+        self.whole: set[tuple[int, int]] = set()
+        """Byte ranges every block has written all of (they stay so)."""
+        self.looked: dict[tuple[int, int], int] = {}
+        """Per byte range: :attr:`writes` when it was last found not wholly written."""
         self.lane_block = np.repeat(np.arange(blocks, dtype=np.int64), threads)
+        self._firsts: dict[tuple[int, int], Arr] = {}
         self.retired = False
         label = f"extern __ubuf__ (dynamic, {dyn_ub_bytes} bytes)"
         dynamic = self.layout.alloc_bytes(uint8_t, dyn_ub_bytes, label=label)
         self._cover()
         assert dynamic.block is not None  # an allocation's pointer knows it
         self.dynamic = BlockLocalPtr(self, uint8_t, dynamic.block, 0)
+
+    def firsts(self, stride: int, first: int) -> Arr:
+        """Return ``block * stride + first`` for each lane (read-only; kept per pair)."""
+        found = self._firsts.get((stride, first))
+        if found is None:
+            found = self.lane_block * stride + first
+            found.flags.writeable = False
+            self._firsts[stride, first] = found
+        return found
 
     def alloc(self, dtype: Any, count: int) -> BlockLocalPtr:
         """``__ubuf__ T buf[count]`` in every block of the batch."""
@@ -175,6 +191,28 @@ _ALL_WRITTEN = {
 }
 """Per element size: the written marks of an element viewed as one number, and its value when
 every byte is marked."""
+
+
+_MIN, _MAX = np.minimum.reduce, np.maximum.reduce  # ndarray.min/max without their wrappers
+_CHOSEN: list[Any] = [None, None]
+"""The last active mask :func:`active_lanes` saw, and its lanes."""
+
+
+def active_lanes() -> Arr | None:
+    """Return the lanes of the running group's active mask (None: every lane), read-only.
+
+    Kept for the mask last asked about: the accesses of one stretch of divergent code share it
+    (a mask is replaced, never changed, while it is active).
+    """
+    active = STATE.group.active
+    if active is None:
+        return None
+    if _CHOSEN[0] is not active:
+        chosen = np.flatnonzero(active)
+        chosen.flags.writeable = False
+        _CHOSEN[0], _CHOSEN[1] = active, chosen
+    lanes: Arr = _CHOSEN[1]
+    return lanes
 
 
 class BlockLocalPtr:
@@ -243,59 +281,85 @@ class BlockLocalPtr:
         moved = delta // new
         return BlockLocalPtr(self.ub, dtype, self.alloc, int(moved) if moved.ndim == 0 else moved)
 
-    def _lanes(self, index: Any) -> tuple[Arr, Arr, Arr | None]:
-        """Return the byte address in the batch memory and the lanes of each active access."""
+    def _lanes(self, index: Any) -> tuple[Arr, Arr | None]:
+        """Return where in the batch memory each active access is, and the active lanes.
+
+        Where: the element of the memory viewed as the element type when the allocation is
+        aligned to it (:meth:`_in_elements`), else the byte.
+        """
         ub = self.ub
         if ub.retired:
             raise AddressSpaceError(
                 f"{self!r}: the blocks of that batch have ended; UB belongs to one block while "
                 "it runs"
             )
-        active = STATE.group.active
         lanes = ub.lane_block.size
         element = np.broadcast_to(np.asarray(self.delta, dtype=np.int64), (lanes,))
         if isinstance(index, np.ndarray) and index.ndim:
             if index.size != lanes:
                 raise BatchStop("an index array that is not one index per thread")
-            element = element + np.asarray(index).astype(np.int64).reshape(-1)
+            element = element + np.asarray(index).astype(np.int64, copy=False).reshape(-1)
         elif isinstance(index, int | np.integer) and not isinstance(index, bool):
             element = element + int(index)
         else:
             raise BatchStop(f"a UB index {index!r:.40} that is not an integer")
-        chosen = None if active is None else np.flatnonzero(active)
-        size = self.dtype.size
-        byte = self.alloc.start + (element if chosen is None else element[chosen]) * size
-        if byte.size and (byte.min() < self.alloc.start or byte.max() + size > self.alloc.end):
+        chosen = active_lanes()
+        if chosen is not None:
+            element = element[chosen]
+        size, start = self.dtype.size, self.alloc.start
+        if element.size and (
+            int(_MIN(element)) < 0 or start + int(_MAX(element)) * size + size > self.alloc.end
+        ):
             raise BatchStop(f"a UB access outside {self.alloc.describe()}")
+        if self._in_elements():
+            firsts = ub.firsts(ub.stride // size, start // size)  # each lane's element 0
+            return (firsts if chosen is None else firsts[chosen]) + element, chosen
         blocks = ub.lane_block if chosen is None else ub.lane_block[chosen]
-        return blocks * ub.stride + byte, byte, chosen
+        return blocks * ub.stride + (element * size + start), chosen
 
-    def _marks(self, flat: Arr) -> tuple[Arr, Any, Any]:
-        """Return the written marks of the elements at *flat*, one number each.
+    def _in_elements(self) -> bool:
+        """Tell whether every element of the allocation is at a whole element of each copy."""
+        size = self.dtype.size
+        return not (self.alloc.start % size or self.ub.stride % size)
+
+    def _marks(self, where: Arr) -> tuple[Arr, Any, Any]:
+        """Return the written marks of the elements at *where* (:meth:`_lanes`), one number each.
 
         That is the marks array, the index into it, and what an element whose every byte was
         written holds there.
         """
         size = self.dtype.size
-        if size in _ALL_WRITTEN and not (flat % size).any():
-            return self.ub.written.view(_ALL_WRITTEN[size][0]), flat // size, _ALL_WRITTEN[size][1]
+        in_elements = self._in_elements()
+        if size in _ALL_WRITTEN and in_elements:
+            return self.ub.written.view(_ALL_WRITTEN[size][0]), where, _ALL_WRITTEN[size][1]
+        flat = where * size if in_elements else where
         return self.ub.written, (flat[:, None] + np.arange(size)).reshape(-1), True
 
-    def _is_written(self, flat: Arr) -> bool:
-        marks, where, full = self._marks(flat)
-        return bool((marks[where] == full).all())
+    def _is_written(self, where: Arr) -> bool:
+        ub, span = self.ub, (self.alloc.start, self.alloc.end)
+        if span in ub.whole:  # every byte of the allocation in every block: so these too
+            return True
+        marks, at, full = self._marks(where)
+        if not (marks[at] == full).all():
+            return False
+        if ub.looked.get(span) != ub.writes and ub.blocks * (span[1] - span[0]) <= 64 * at.size:
+            ub.looked[span] = ub.writes  # new stores since the last look: all written now?
+            if ub.written.reshape(ub.blocks, ub.stride)[:, span[0] : span[1]].all():
+                ub.whole.add(span)
+        return True
 
-    def _mark_written(self, flat: Arr) -> None:
-        marks, where, full = self._marks(flat)
-        marks[where] = full
+    def _mark_written(self, where: Arr) -> None:
+        marks, at, full = self._marks(where)
+        marks[at] = full
+        self.ub.writes += 1
 
     def __getitem__(self, index: Any) -> Any:
         if self.dtype.np_dtype.names is not None:
             raise BatchStop("a struct element in UB")
-        flat, _, chosen = self._lanes(index)
-        if not self._is_written(flat):
+        where, chosen = self._lanes(index)
+        if not self._is_written(where):
             raise BatchStop("a read of UB bytes the block has not written")
-        values = promote(self._typed()[flat // self.dtype.size])
+        values = promote(self._typed()[where])  # aligned: where counts elements
         if chosen is None:
             return values.view(Lanes)
         full = np.full(self.ub.lane_block.size, values[0] if values.size else 0, values.dtype)
@@ -305,13 +369,13 @@ class BlockLocalPtr:
     def __setitem__(self, index: Any, value: Any) -> None:
         if self.dtype.np_dtype.names is not None:
             raise BatchStop("a struct element in UB")
-        flat, _, chosen = self._lanes(index)
+        where, chosen = self._lanes(index)
         values = to_dtype(value, self.dtype, call="p[i] = v").reshape(-1)
         values = np.broadcast_to(values, (self.ub.lane_block.size,))
         if chosen is not None:
             values = values[chosen]
-        self._typed()[flat // self.dtype.size] = values  # one element twice: the last lane wins
-        self._mark_written(flat)
+        self._typed()[where] = values  # one element twice: the last lane wins
+        self._mark_written(where)
 
     def _typed(self) -> Arr:
         if self.alloc.start % self.dtype.size:
@@ -324,13 +388,13 @@ class BlockLocalPtr:
         The old value an atomic reads must have been written by the block; the element is
         written afterwards.
         """
-        flat, _, chosen = self._lanes(0)
-        if not self._is_written(flat):
+        where, chosen = self._lanes(0)
+        if not self._is_written(where):
             raise BatchStop("an atomic on UB bytes the block has not written")
         if self.alloc.start % self.dtype.size:
             raise BatchStop("a UB array not aligned to its element type")
         offsets = np.zeros(self.ub.lane_block.size, dtype=np.int64)
-        offsets[slice(None) if chosen is None else chosen] = flat // self.dtype.size
+        offsets[slice(None) if chosen is None else chosen] = where  # aligned: elements
         raw = wrap_pointer(self.ub.memory.pointer(self.dtype, 0))
         return LanePointer(raw, offsets)
 
@@ -408,6 +472,9 @@ class Marks:
         self.owner = np.zeros(units, dtype=np.int16)
         self.kinds = np.zeros(units, dtype=np.uint8)
         self.low, self.high = units, 0
+        self.touched: list[Any] | None = []
+        """The units marked in this batch (index arrays and slices); None after a split."""
+        self.touched_units = 0
         self.written = (np.iinfo(np.int64).max, -1)
         """The lowest and highest byte written (or updated by an atomic) in this batch."""
         self.shared_units: list[Arr] = []
@@ -418,6 +485,8 @@ class Marks:
         """Loads not marked yet: most read memory no block writes (:meth:`shared` marks
         those whose span meets a written byte)."""
         self.pending = 0
+        self.mine: tuple[Arr | None, Arr] = (None, np.zeros(0, dtype=np.int16))
+        """The last blocks marked and their marks (block + 1)."""
 
     def mark(self, addresses: Arr, size: int, blocks: Arr, kind: int) -> None:
         """Record that block ``blocks[i]`` touched the *size* bytes at ``addresses[i]``."""
@@ -448,8 +517,10 @@ class Marks:
         unit = bits & -bits  # the lowest set bit: the alignment common to all of them
         if unit < self.unit:
             self._split(unit)
-        first = addresses // self.unit
-        mine = (blocks + 1).astype(np.int16)
+        first = addresses >> (self.unit.bit_length() - 1)  # // unit, a power of two
+        if self.mine[0] is not blocks:  # the marks of the same lanes' blocks: kept
+            self.mine = (blocks, (blocks + 1).astype(np.int16))
+        mine = self.mine[1]
         for step in range(size // self.unit):
             self._mark(first + step, mine, kind)
 
@@ -463,6 +534,7 @@ class Marks:
             self._grow(top + 1)
         self.low = min(self.low, int(units.min()))
         self.high = max(self.high, top + 1)
+        self._touch(units, units.size)
         before = self.owner[units]
         self.owner[units] = mine
         clash = ((before != 0) & (before != mine)) | (self.owner[units] != mine)
@@ -478,6 +550,7 @@ class Marks:
         if high > self.owner.size:
             self._grow(high)
         self.low, self.high = min(self.low, low), max(self.high, high)
+        self._touch(slice(low, high), high - low)
         owner = self.owner[low:high]
         clash = (owner != 0) & (owner != mine)
         owner[:] = mine
@@ -488,8 +561,15 @@ class Marks:
         if kind == _DEFERRED:
             self.deferred_units.append(np.arange(low, high))
 
+    def _touch(self, units: Any, count: int) -> None:
+        """Note that *units* (*count* of them) are marked, for :meth:`clear`."""
+        if self.touched is not None:
+            self.touched.append(units)
+            self.touched_units += count
+
     def _split(self, unit: int) -> None:
         """Make the units *unit* bytes (each old mark repeated over its new units)."""
+        self.touched = None  # the units noted so far are of the old size
         ratio = self.unit // unit
         low, high = self.low, self.high
         for name in ("owner", "kinds"):
@@ -538,8 +618,14 @@ class Marks:
 
     def clear(self) -> None:
         """Forget the last batch's marks."""
-        self.owner[self.low : self.high] = 0
-        self.kinds[self.low : self.high] = 0
+        if self.touched is not None and 8 * self.touched_units < self.high - self.low:
+            for units in self.touched:  # a few units far apart: not the range between them
+                self.owner[units] = 0
+                self.kinds[units] = 0
+        else:
+            self.owner[self.low : self.high] = 0
+            self.kinds[self.low : self.high] = 0
+        self.touched, self.touched_units = [], 0
         self.low, self.high = self.owner.size, 0
         self.written = (np.iinfo(np.int64).max, -1)
         self.reads, self.pending = [], 0
@@ -567,13 +653,23 @@ class BlockBatch:
         self.inside = 0
         self.stray: str | None = None
         self.order: dict[int, tuple[Arr, Arr]] = {}
+        self._blocks_of: tuple[Arr | None, Arr] = (None, self.lane_block)
         self.deferred: list[tuple[str, Any, Arr, Arr, Arr, int]] = []
         """Atomics to apply when the batch is kept: (update, base, elements, values, blocks,
         call number)."""
 
     def _lanes(self) -> Arr | None:
-        active = STATE.group.active
-        return None if active is None else np.flatnonzero(active)
+        return active_lanes()
+
+    def _blocks(self, lanes: Arr | None) -> Arr:
+        """Return the block of each of *lanes* (None: every lane); kept for the last *lanes*."""
+        if lanes is None:
+            return self.lane_block
+        if self._blocks_of[0] is not lanes:
+            blocks = self.lane_block[lanes]
+            blocks.flags.writeable = False  # shared by the accesses under the same mask
+            self._blocks_of = (lanes, blocks)
+        return self._blocks_of[1]
 
     def _record(self, memory: Memory, addresses: Arr, size: int, blocks: Arr, kind: int) -> None:
         marks = self.marks.get(id(memory))
@@ -585,13 +681,13 @@ class BlockBatch:
 
     def _note(self, ptr: Any, index: Any, kind: int) -> None:
         lanes = self._lanes()
-        blocks = self.lane_block if lanes is None else self.lane_block[lanes]
+        blocks = self._blocks(lanes)
         size = ptr.dtype.size
         idx = np.asarray(index)
         if idx.ndim == 0:
             elements: Arr = np.full(blocks.size, int(idx), dtype=np.int64)
         elif idx.size == self.lane_block.size:
-            flat = idx.reshape(-1).astype(np.int64)
+            flat = idx.reshape(-1).astype(np.int64, copy=False)
             elements = flat if lanes is None else flat[lanes]
         else:
             raise BatchStop("an index array that is not one index per thread")
@@ -624,7 +720,7 @@ class BlockBatch:
     def atomic(self, target: Any) -> None:
         """Report an atomic by the active lanes at *target*; stop if it breaks block order."""
         lanes = self._lanes()
-        blocks = self.lane_block if lanes is None else self.lane_block[lanes]
+        blocks = self._blocks(lanes)
         if isinstance(target, LanePointer):
             base = target.base
             offsets = np.broadcast_to(target.offsets, self.lane_block.shape)
@@ -655,7 +751,7 @@ class BlockBatch:
             elements = np.zeros(self.lane_block.size if lanes is None else lanes.size, np.int64)
         if update not in UFUNC_ATOMICS or base.memory is self.ub_memory or len(values) != 1:
             return False
-        blocks = self.lane_block if lanes is None else self.lane_block[lanes]
+        blocks = self._blocks(lanes)
         value = np.broadcast_to(values[0], self.lane_block.shape)
         value = value if lanes is None else value[lanes]
         with races.atomic_access():
@@ -674,7 +770,9 @@ class BlockBatch:
         sizes = [blocks.size for *_, blocks, _ in entries]
         calls = np.repeat(np.arange(len(entries)), sizes)
         lanes = np.concatenate([np.arange(n) for n in sizes])
-        order = np.lexsort((lanes, calls, np.concatenate([e[4] for e in entries])))
+        # the lanes come in call order, then lane order: a stable sort by block keeps both
+        # (blocks number at most MAX_BLOCKS: 16-bit keys sort by radix)
+        order = np.argsort(np.concatenate([e[4] for e in entries]).astype(np.int16), kind="stable")
         call_of, lane_of = calls[order], lanes[order]
         runs = np.flatnonzero(np.r_[True, call_of[1:] != call_of[:-1]])
         # the runs of one call in one block; runs of the same update at once (its ufunc.at)
@@ -836,9 +934,10 @@ def _run_batch(
         tids.flags.writeable = False  # shared: its thread indices are cached
     journal = Journal()
     group = Group(run, tids, journal)
-    linear = np.repeat(np.arange(first, first + count, dtype=np.int64), threads)
+    linear = np.arange(first, first + count, dtype=np.int64)  # per block, then per lane
     rest = linear // grid.x
-    group.block_idx = _LaneIndex(linear % grid.x, rest % grid.y, rest // grid.y)  # type: ignore[assignment]
+    coords = (np.repeat(c, threads) for c in (linear % grid.x, rest % grid.y, rest // grid.y))
+    group.block_idx = _LaneIndex(*coords)  # type: ignore[assignment]
     batch = BlockBatch(count, threads, marks, ub.memory)
     group.batch = batch
     made = masked_version(func, wrap_pointer)

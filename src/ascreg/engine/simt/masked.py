@@ -562,8 +562,11 @@ class Frame:
 
     def _count(self, loop: Loop, lanes: LaneRange) -> Iterator[Any]:
         value, stop, step, kind = lanes.start, lanes.stop, lanes.step, lanes.kind
+        up = step > 0
+        rising = bool(up.all())  # the usual loop: one comparison per trip
         while True:
-            more = np.where(step > 0, value < stop, value > stop).view(Lanes)
+            more = value < stop if rising else np.where(up, value < stop, value > stop)
+            more = more.view(Lanes)
             if not self.keep(loop, more):
                 return
             if kind is None:
@@ -1463,7 +1466,7 @@ def _made_from(func: types.FunctionType, wrap: Any) -> tuple[Any, ...]:
 
 def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     """Identity, item by item (captured values may be arrays: no ``==``)."""
-    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+    return len(a) == len(b) and all(map(operator.is_, a, b))
 
 
 def _untouched(own: tuple[tuple[types.CellType, Any], ...]) -> bool:

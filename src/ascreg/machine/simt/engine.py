@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import functools
 import io
+import operator
 import os
 import sys
 import threading
@@ -572,7 +573,7 @@ def _launch_args(
         and cached[0] is func
         and cached[1] == shape
         and len(cached[2]) == len(args)
-        and all(a is b for a, b in zip(cached[2], args, strict=True))
+        and all(map(operator.is_, cached[2], args))
     ):
         return cached[3]  # type: ignore[no-any-return]
     _check_threads(func, block_dim, call)

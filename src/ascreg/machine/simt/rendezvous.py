@@ -119,11 +119,15 @@ def run_warps(
         lane = np.arange(n)
         slots = (lane // block) * per_block + lane % block
         size = (n // block) * per_block
-    padded = np.zeros(size, dtype=values.dtype)
-    taking_part = np.zeros(size, dtype=bool)
     where = slice(0, n) if slots is None else slots
-    padded[where] = values
-    taking_part[where] = True if lanes is None else lanes
+    if slots is None:  # the lanes are the warps' slots already: no padded copies
+        padded = np.asarray(values).reshape(-1)
+        taking_part = np.ones(size, dtype=bool) if lanes is None else np.asarray(lanes)
+    else:
+        padded = np.zeros(size, dtype=values.dtype)
+        taking_part = np.zeros(size, dtype=bool)
+        padded[where] = values
+        taking_part[where] = True if lanes is None else lanes
     warps = size // WARP_SIZE
     columns = []
     for p in params:
