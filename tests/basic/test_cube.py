@@ -52,7 +52,7 @@ from ascreg.basic import (
     TPosition,
     WaitFlag,
 )
-from ascreg.basic._cube import MMAD_TYPES
+from ascreg._frontend.cube import MMAD_TYPES
 from ascreg.core.convert import decode
 from ascreg.errors import (
     AlignmentError,
