@@ -710,6 +710,7 @@ MMAD_PARAMS = ("ccptr c_matrix", "captr a_matrix:1", "cbptr b_matrix:2",
 def _cube_rows() -> list[OpSpec]:
     """Build ``asc_copy_l12l0{a,b}[_transpose][_sync]`` and ``asc_mmad[_sync]``."""
     rows = []
+    combos: tuple[tuple[type[Scalar], ...], ...]
     for target, kind in (("l0a", "captr"), ("l0b", "cbptr")):
         base = f"asc_copy_l12{target}"
         for name in (base, f"{base}_sync", f"{base}_transpose", f"{base}_transpose_sync"):
