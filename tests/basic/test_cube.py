@@ -26,6 +26,7 @@ from ascreg import (
     int8_t,
     int32_t,
 )
+from ascreg._frontend.cube import MMAD_TYPES
 from ascreg.basic import (
     EVENT_ID0,
     PIPE_ALL,
@@ -52,7 +53,6 @@ from ascreg.basic import (
     TPosition,
     WaitFlag,
 )
-from ascreg.basic._cube import MMAD_TYPES
 from ascreg.core.convert import decode
 from ascreg.errors import (
     AlignmentError,

@@ -45,6 +45,8 @@ C_KIND_TYPES = {
     "l2load": "asc_load_l2_cache_mode | int",
 }
 MASK_POINTER_DTYPES = ("uint8_t", "uint16_t", "uint32_t")
+CUBE_POINTERS = {"cbufptr": "CbufPtr", "captr": "CaPtr", "cbptr": "CbPtr", "ccptr": "CcPtr"}
+"""The typed pointer class of each cube-buffer parameter kind (``ascreg.machine.cube``)."""
 
 
 C_MODULE_IMPORTS = """\
@@ -62,6 +64,7 @@ from ascreg.c_api._types import (
 from ascreg.c_api.addr import addr_reg
 from ascreg.c_api.kernel import asc_load_l2_cache_mode
 from ascreg.enums import MaskPattern
+from ascreg.machine.cube import CaPtr, CbPtr, CbufPtr, CcPtr
 from ascreg.machine.memory import GmPtr, UbPtr
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor
@@ -115,6 +118,7 @@ C_MODULE_SURFACE = {
         "",
     ],
     "c_api/scalar": [],
+    "c_api/cube": [],
     "c_api/memvector": [
         "from collections.abc import Sequence",
         "",
@@ -182,6 +186,7 @@ def c_param_type(p: Param, combo: tuple[type[Scalar], ...]) -> str:
         "vptrval": f"UbPtr[{pyname(d)}] | Ref[UbPtr[{pyname(d)}]]",
         "scalar": scalar_type(d),
         "gptr": f"GmPtr[{pyname(d)}]",
+        **{kind: f"{cls}[{pyname(d)}]" for kind, cls in CUBE_POINTERS.items()},
     }[p.kind]
 
 
@@ -194,6 +199,8 @@ def c_returns(form: CForm, combo: tuple[type[Scalar], ...]) -> str:
     """The return annotation: ``{vec0}`` is the first role's register class, ``{py0}`` the
     Python number type of its scalar (``float`` or ``int``)."""
     py0 = "float" if combo[0].kind.value == "float" else "int"
+    if "{vec0}" not in form.returns:  # a kernel-level function (its types need no register)
+        return form.returns.format(py0=py0)
     return form.returns.format(vec0=vector_name(combo[0]), py0=py0)
 
 

@@ -542,6 +542,10 @@ def c_param(p: Param, combo: tuple[type[Scalar], ...], mask_pointer: str) -> str
         "vptrs": f"__ubuf__ {element}* {p.name}[4]",
         "scalar": f"{d.cpp_name} {p.name}",
         "gptr": f"__gm__ {d.cpp_name}* {p.name}",
+        "cbufptr": f"__cbuf__ {d.cpp_name}* {p.name}",
+        "captr": f"__ca__ {d.cpp_name}* {p.name}",
+        "cbptr": f"__cb__ {d.cpp_name}* {p.name}",
+        "ccptr": f"__cc__ {d.cpp_name}* {p.name}",
     }
     return table[kind]
 

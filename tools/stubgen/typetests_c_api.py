@@ -13,7 +13,9 @@ from collections.abc import Iterable, Iterator
 
 from ascreg._dtypes import Scalar, bool_
 from ascreg._spec import REG_TYPES, CForm, OpSpec, Param
+from ascreg._spec.c_api import L12L0_TYPES
 from stubgen.c_api import (
+    CUBE_POINTERS,
     MASK_POINTER_DTYPES,
     c_applies,
     c_returns,
@@ -32,7 +34,7 @@ from stubgen.common import (
 )
 
 C_TEST_PRELUDE = """\
-from typing import TYPE_CHECKING, assert_type
+from typing import TYPE_CHECKING, assert_type, cast
 
 from ascreg import GlobalMemory, Ref, UnifiedBuffer
 from ascreg._dtypes import (
@@ -50,6 +52,7 @@ from ascreg.c_api import (
     vector_store_unalign,
 {names}
 )
+from ascreg.machine.cube import CaPtr, CbPtr, CbufPtr, CcPtr
 
 """
 C_TEST_SETUP = """\
@@ -83,6 +86,9 @@ def c_variables() -> list[str]:
         lines.append(f"    p_{n} = ub.alloc({n}, 256)")
         lines.append(f"    pr_{n} = Ref(p_{n})")
         lines.append(f"    g_{n} = gm.alloc({n}, 256)")
+    for d in L12L0_TYPES:  # the cube buffers' pointers (typed only: no block runs here)
+        n = pyname(d)
+        lines += [f"    {kind}_{n} = cast({cls}[{n}], None)" for kind, cls in CUBE_POINTERS.items()]
     return lines
 
 
@@ -104,7 +110,8 @@ def c_argument(p: Param, combo: tuple[type[Scalar], ...], mask_ptr: str) -> str:
         return {"vec": "b", "vptr": f"p_{mask_ptr}", "vptrref": f"pr_{mask_ptr}",
                 "vptrval": f"pr_{mask_ptr}"}[p.kind]  # fmt: skip
     return {"vec": f"v_{n}", "vptr": f"p_{n}", "vptrref": f"pr_{n}", "vptrval": f"pr_{n}",
-            "gptr": f"g_{n}", "vptrs": f"[p_{n}, p_{n}, None, None]"}[p.kind]  # fmt: skip
+            "gptr": f"g_{n}", "vptrs": f"[p_{n}, p_{n}, None, None]",
+            **{kind: f"{kind}_{n}" for kind in CUBE_POINTERS}}[p.kind]  # fmt: skip
 
 
 def c_call(
@@ -142,7 +149,8 @@ def c_accept_lines(spec: OpSpec) -> Iterator[str]:
 ARG_SHAPE = {"vec": "reg", "vptr": "ptr", "vptrref": "ref", "vptrval": "ref", "cmask": "mask", "cmask?": "mask",
              "idx": "int", "count": "ref", "pattern": "int", "areg": "areg", "idx?": "int",
              "cuload": "uload", "custore": "ustore", "pipe": "pipe", "anygm": "gptr",
-             "anyub": "ptr", "anycbuf": "cbuf", "atomiccfg": "cfg", "gptr": "gptr"}  # fmt: skip
+             "anyub": "ptr", "anycbuf": "cbuf", "atomiccfg": "cfg", "gptr": "gptr",
+             "cbufptr": "cbufptr", "captr": "captr", "cbptr": "cbptr", "ccptr": "ccptr"}  # fmt: skip
 
 
 def c_arg_shape(p: Param, combo: tuple[type[Scalar], ...]) -> str:
@@ -180,7 +188,7 @@ def c_error_code(spec: OpSpec, args: list[str]) -> str:
 KERNEL_WRONG = {"scalar": "1.5", "pipe": "1", "count": "1", "atomiccfg": "1", "ndimcfg": "1",
                 "anygm": "p_uint8_t", "anyub": "g_uint8_t", "vptr": "g_uint8_t", "flag": "1.5",
                 "l2load": "1.5", "idx": "1.5", "vptrs": "p_uint8_t",
-                "vareg": "1.5"}  # fmt: skip
+                "vareg": "1.5", **dict.fromkeys(CUBE_POINTERS, "g_uint8_t")}  # fmt: skip
 
 
 def c_kernel_reject_lines(spec: OpSpec) -> Iterator[str]:

@@ -26,6 +26,8 @@ from ascreg._dtypes import (
     fp8_e5m2_t,
     fp8_e8m0_t,
     half,
+    hifloat8_t,
+    int4b_t,
     int8_t,
     int16_t,
     int32_t,
@@ -602,7 +604,7 @@ def _kernel(
     """
     forms = [CForm("", _params(*params), returns=returns)]
     forms += [CForm(tag, _params(*extra), returns=returns) for tag, extra in more_forms]
-    typed = [p for f in forms for p in f.params if p.kind in ("scalar", "gptr", "count")]
+    typed = [p for f in forms for p in f.params if p.kind in TYPED_KINDS]
     roles = roles or tuple(
         next((p.name for p in typed if p.arg == i), "T") for i in range(len(combo))
     )
@@ -615,7 +617,11 @@ def _kernel(
                   core=core or f"ascreg.c_api.{module}:{cpp}")  # fmt: skip
 
 
-_KERNEL_MODULES = {"scalar_compute": "scalar", "sys_var": "scalar", "cache_ctrl": "scalar",
+TYPED_KINDS = ("scalar", "gptr", "count", "cbufptr", "captr", "cbptr", "ccptr")
+"""The parameter kinds of a kernel-level row whose type is a role's (its combination's)."""
+
+_KERNEL_MODULES = {"cube_datamove": "cube", "cube_compute": "cube",
+                   "scalar_compute": "scalar", "sys_var": "scalar", "cache_ctrl": "scalar",
                    "sync": "coresync", "simd_atomic": "coresync",
                    "vector_datamove": "dma", "vector_compute": "memvector"}  # fmt: skip
 """The runtime module of each docs folder."""
@@ -674,6 +680,50 @@ def _scalar_memory_rows() -> list[OpSpec]:
         _kernel("asc_copy_ub2l1_sync", "vector_datamove", ("anycbuf dst", *size[1:]),
                 (uint32_t,), page="asc_copy_ub2l1"),
     ]  # fmt: skip
+
+
+# ---- the cube unit: L1 -> L0A / L0B loads and asc_mmad (issue 29) ------------------------------
+# cube_datamove/asc_copy_l12l0{a,b}/*_arch_3510.md (the 2D form; the 3D form raises) and
+# cube_compute/asc_mmad.md (the Ascend 950 form), on ascreg._frontend.cube like the basic API's
+# LoadData and Mmad.
+
+L12L0_TYPES = (bfloat16_t, fp8_e4m3fn_t, fp8_e5m2_t, half, float32_t, hifloat8_t, int16_t,
+               int32_t, int8_t, uint16_t, uint32_t, uint8_t, int4b_t, fp4x2_e2m1_t,
+               fp4x2_e1m2_t)  # fmt: skip
+"""The element types of ``asc_copy_l12l0a`` / ``asc_copy_l12l0b`` (the page's order)."""
+L12L0_WINDOW = ("scalar m_start_position:1", "scalar k_start_position:1", "scalar m_step:2",
+                "scalar k_step:2", "scalar src_stride:3", "scalar dst_stride:1")  # fmt: skip
+"""The 2D form's integers: ``uint16_t``, ``uint8_t`` steps, ``int16_t src_stride``."""
+MMAD_950_TYPES = ((int32_t, int8_t, int8_t), (float32_t, half, half),
+                  (float32_t, float32_t, float32_t), (float32_t, bfloat16_t, bfloat16_t),
+                  (float32_t, fp8_e4m3fn_t, fp8_e4m3fn_t), (float32_t, fp8_e4m3fn_t, fp8_e5m2_t),
+                  (float32_t, fp8_e5m2_t, fp8_e4m3fn_t), (float32_t, fp8_e5m2_t, fp8_e5m2_t),
+                  (float32_t, hifloat8_t, hifloat8_t))  # fmt: skip
+"""``asc_mmad``'s (C, A, B) types on the Ascend 950."""
+MMAD_PARAMS = ("ccptr c_matrix", "captr a_matrix:1", "cbptr b_matrix:2",
+               "scalar left_height:3", "scalar n_dim:3", "scalar right_width:3",
+               "scalar unit_flag:4", "flag disable_gemv", "flag c_matrix_source",
+               "flag c_matrix_init_val")  # fmt: skip
+"""``asc_mmad``'s Ascend 950 form (``uint16_t`` sizes, ``uint8_t unit_flag``)."""
+
+
+def _cube_rows() -> list[OpSpec]:
+    """Build ``asc_copy_l12l0{a,b}[_transpose][_sync]`` and ``asc_mmad[_sync]``."""
+    rows = []
+    combos: tuple[tuple[type[Scalar], ...], ...]
+    for target, kind in (("l0a", "captr"), ("l0b", "cbptr")):
+        base = f"asc_copy_l12{target}"
+        for name in (base, f"{base}_sync", f"{base}_transpose", f"{base}_transpose_sync"):
+            combos = tuple((t, uint16_t, uint8_t, int16_t) for t in L12L0_TYPES)
+            rows.append(_kernel(name, "cube_datamove",
+                                (f"{kind} dst", "cbufptr src", *L12L0_WINDOW), combos[0],
+                                page=f"{base}/{base}_arch_3510", more_combos=combos[1:],
+                                family=base.removeprefix("asc_")))  # fmt: skip
+    for name in ("asc_mmad", "asc_mmad_sync"):
+        combos = tuple((*t, uint16_t, uint8_t) for t in MMAD_950_TYPES)
+        rows.append(_kernel(name, "cube_compute", MMAD_PARAMS, combos[0], page="asc_mmad",
+                            more_combos=combos[1:], family="mmad"))  # fmt: skip
+    return rows
 
 
 # ---- scalar GM atomics: asc_atomic_<op> (issue 11, C API complete) -------------------------------
@@ -917,6 +967,7 @@ C_API_ROWS: tuple[OpSpec, ...] = (
     *_memory_sort_rows(),
     *_transto5hd_rows(),
     *_movement_rows(),
+    *_cube_rows(),
 )
 """The C API rows, in the order the stubs and type tests list them."""
 

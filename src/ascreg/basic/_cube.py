@@ -49,16 +49,26 @@ from ascreg._dtypes import (
     Scalar,
     bfloat16_t,
     float32_t,
-    fp8_e4m3fn_t,
-    fp8_e5m2_t,
     half,
-    hifloat8_t,
     int8_t,
     int32_t,
     uint8_t,
     uint64_t,
 )
 from ascreg._frontend import operands
+from ascreg._frontend.cube import (
+    MMAD_LIMIT,
+    ROWS,
+    MmadRun,
+    OnPipe,
+    Window,
+    aligned,
+    c0,
+    fractals,
+    load_2d,
+    mmad_types,
+    run_mmad,
+)
 from ascreg.basic._template import (
     TYPENAME,
     ClassTemplate,
@@ -69,17 +79,19 @@ from ascreg.basic._template import (
 )
 from ascreg.basic._tensor import GlobalTensor, LocalTensor
 from ascreg.core import cube as core
-from ascreg.core.convert import decode
 from ascreg.errors import AlignmentError, AscregError, AscregTypeError, UnsupportedError
 from ascreg.machine.block import BlockContext, current_block
-from ascreg.machine.cube import C0_BYTES, FRACTAL_BYTES, POSITION_BUFFERS, cube_buffers
+from ascreg.machine.cube import C0_BYTES, FRACTAL_BYTES, POSITION_BUFFERS
 from ascreg.machine.memory import GmPtr, Pointer
 from ascreg.machine.races import atomic_access
 from ascreg.machine.store_atomic import combine
-from ascreg.machine.sync import COPY_PIPES, PIPE_FIX, PIPE_M, PIPE_MTE1, PIPE_MTE2, Pipe
+from ascreg.machine.sync import PIPE_FIX, PIPE_MTE1, PIPE_MTE2, Pipe
 from ascreg.machine.sysregs import SYSREGS_STATE
 
-ROWS = core.FRACTAL_ROWS
+_OnPipe = OnPipe
+_aligned = aligned
+_c0 = c0
+_fractals = fractals
 
 
 @attrs.define
@@ -379,11 +391,6 @@ def _local(tensor: Any, role: str, positions: tuple[str, ...]) -> Pointer[Any]:
     return tensor.GetPhyAddr()
 
 
-def _aligned(ptr: Pointer[Any], align: int, role: str) -> None:
-    if ptr.address % align:
-        raise AlignmentError(f"{role} at {ptr.space} {ptr.address:#x} is not {align}-byte aligned")
-
-
 def _fields(params: Any, limits: dict[str, tuple[int, int]]) -> dict[str, int]:
     """Check the integer fields of *params* against their documented ranges; return them."""
     name = type(params).__name__
@@ -393,31 +400,10 @@ def _fields(params: Any, limits: dict[str, tuple[int, int]]) -> dict[str, int]:
     }
 
 
-class _OnPipe:
-    """Run the ``with`` body as one instruction of *pipe* (its accesses attributed to it)."""
-
-    def __init__(self, ctx: BlockContext, pipe: Pipe) -> None:
-        self.ctx, self.pipe = ctx, pipe
-        self.inner = ctx.on_pipe(pipe)
-
-    def __enter__(self) -> None:
-        if self.pipe in COPY_PIPES:
-            self.ctx.tracker.begin_copy(self.pipe)
-        self.inner.__enter__()
-
-    def __exit__(self, *exc: object) -> None:
-        self.inner.__exit__(*exc)
-
-
 def _track_gm(ctx: BlockContext, ptr: Pointer[Any], nbytes: int, *, write: bool) -> None:
     """Report a GM span to the pipe tracker (GM accesses are checked between pipes)."""
     start = ptr.address
     ctx.tracker.access(ctx.pipe, start, start + nbytes, write=write, space=id(ptr.memory))
-
-
-def _c0(dtype: type[Scalar]) -> int:
-    """Elements in one 32-byte fractal row."""
-    return C0_BYTES // dtype.size
 
 
 # -- DataCopy forms of the cube core ---------------------------------------------------------
@@ -620,8 +606,6 @@ V2_LIMITS = {
 """Ranges of the ``LoadData2DParamsV2`` fields (the steps' documented, the others their types')."""
 V1_LIMITS = {"startIndex": (0, 65535), "repeatTimes": (0, 255), "srcStride": (0, 65535), "dstGap": (0, 65535)}  # fmt: skip
 """Ranges of the ``LoadData2DParams`` fields (LoadData 2D page)."""
-TRANSPOSE_STEP = {1: ("mStep", 2), 2: ("mStep", 1), 4: ("kStep", 2)}
-"""Per element size, the step a transposing V2 load needs to be a multiple of (and of what)."""
 
 
 def _LoadData2D(dst: LocalTensor[Any], src: LocalTensor[Any], loadDataParams: Any) -> None:
@@ -635,65 +619,26 @@ def _LoadData2D(dst: LocalTensor[Any], src: LocalTensor[Any], loadDataParams: An
     """
     d = _local(dst, "dst", ("A2", "B2"))
     s = _local(src, "src", ("A1", "B1"))
-    if d.dtype is not s.dtype:
-        raise AscregTypeError(
-            f"dst holds {d.dtype.cpp_name} but src holds {s.dtype.cpp_name} (one template T)"
-        )
-    _aligned(d, FRACTAL_BYTES, "dst")
-    _aligned(s, C0_BYTES, "src")
     if isinstance(loadDataParams, LoadData2DParamsV2):
-        _load_v2(d, s, loadDataParams)
+        f = _fields(loadDataParams, V2_LIMITS)
+        window = Window(
+            f["mStartPosition"], f["kStartPosition"], f["mStep"], f["kStep"], f["srcStride"],
+            f["dstStride"], bool(loadDataParams.ifTranspose), ("mStep", "kStep"),
+        )  # fmt: skip
+        load_2d(d, s, window)
     elif isinstance(loadDataParams, LoadData2DParams):
+        if d.dtype is not s.dtype:
+            raise AscregTypeError(
+                f"dst holds {d.dtype.cpp_name} but src holds {s.dtype.cpp_name} (one template T)"
+            )
+        _aligned(d, FRACTAL_BYTES, "dst")
+        _aligned(s, C0_BYTES, "src")
         _load_v1(d, s, loadDataParams)
     else:
         raise AscregTypeError(
             "loadDataParams must be LoadData2DParamsV2, LoadData2DParams or LoadData3DParamsV2, "
             f"got {type(loadDataParams).__name__}"
         )
-
-
-def _fractals(ptr: Pointer[Any], count: int, action: str) -> Any:
-    """View *count* fractals from *ptr* as ``(count, 512)`` bytes."""
-    return ptr.bytes(count * FRACTAL_BYTES, action).reshape(count, FRACTAL_BYTES)
-
-
-def _load_v2(d: Pointer[Any], s: Pointer[Any], params: LoadData2DParamsV2) -> None:
-    f = _fields(params, V2_LIMITS)
-    if not (f["mStep"] and f["kStep"]):
-        return
-    if params.ifTranspose:
-        step, multiple = TRANSPOSE_STEP[d.dtype.size]
-        if f[step] % multiple:
-            raise AscregError(
-                f"a transposing load of {d.dtype.size * 8}-bit elements needs {step} to be a "
-                f"multiple of {multiple}, got {f[step]}"
-            )
-    src_ids, dst_ids = core.fractal_indices(
-        f["mStartPosition"],
-        f["kStartPosition"],
-        f["mStep"],
-        f["kStep"],
-        f["srcStride"],
-        f["mStep"] if params.ifTranspose else f["dstStride"],
-    )
-    ctx = current_block()
-    with _OnPipe(ctx, PIPE_MTE1):
-        data = _fractals(s, int(src_ids.max()) + 1, "reads")[src_ids]
-        if params.ifTranspose:
-            _write_transposed(d, data, f["mStep"], f["kStep"], f["dstStride"])
-            return
-        _fractals(d, int(dst_ids.max()) + 1, "writes")[dst_ids] = data
-
-
-def _write_transposed(d: Pointer[Any], data: Any, m_step: int, k_step: int, stride: int) -> None:
-    """Transpose the window (fractals in k-major order) and store it NZ at *d*."""
-    c0 = _c0(d.dtype)
-    flat = np.ascontiguousarray(data).view(d.dtype.np_dtype).reshape(-1)
-    window = core.nz_read(flat, m_step, k_step, c0, m_step * ROWS)
-    out = np.ascontiguousarray(window.T)
-    blocks = out.shape[1] // c0
-    span = ((blocks - 1) * stride * ROWS + out.shape[0]) * c0
-    core.nz_write(d.view(span, "writes"), out, c0, stride * ROWS)
 
 
 def _load_v1(d: Pointer[Any], s: Pointer[Any], params: LoadData2DParams) -> None:
@@ -843,22 +788,6 @@ def _transpose_squares(data: Any, dtype: type[Scalar], rows: int, cols: int) -> 
 
 # -- Mmad --------------------------------------------------------------------------------------
 
-MMAD_TYPES: dict[tuple[type[Scalar], type[Scalar]], type[Scalar]] = {
-    (int8_t, int8_t): int32_t,
-    (half, half): float32_t,
-    (float32_t, float32_t): float32_t,
-    (bfloat16_t, bfloat16_t): float32_t,
-    (fp8_e4m3fn_t, fp8_e4m3fn_t): float32_t,
-    (fp8_e4m3fn_t, fp8_e5m2_t): float32_t,
-    (fp8_e5m2_t, fp8_e4m3fn_t): float32_t,
-    (fp8_e5m2_t, fp8_e5m2_t): float32_t,
-    (hifloat8_t, hifloat8_t): float32_t,
-}
-"""The (fm, filter) -> dst element types of ``Mmad`` on the Ascend 950 (Mmad page, table 5);
-the bias of the bias form has the dst type (table 6)."""
-MMAD_LIMIT = 4095
-"""The largest m, n and k of one ``Mmad``."""
-
 
 def Mmad(dst: LocalTensor[Any], fm: LocalTensor[Any], filter: LocalTensor[Any], *rest: Any) -> None:
     """``Mmad(dst, fm, filter[, bias], MmadParams)``: ``C = A x B + C`` on the cube (PIPE_M).
@@ -898,33 +827,16 @@ def Mmad(dst: LocalTensor[Any], fm: LocalTensor[Any], filter: LocalTensor[Any], 
         _local(fm, "fm", ("A2",)),
         _local(filter, "filter", ("B2",)),
     )
-    out = _mmad_types(c, a, b)
-    bias_ptr = _bias(bias[0], out) if bias else None
-    for ptr, align, role in ((c, 1024, "dst"), (a, 512, "fm"), (b, 512, "filter")):
-        _aligned(ptr, align, role)
+    bias_ptr = _bias(bias[0], mmad_types(c, a, b)) if bias else None
     m, n, k = (
         operands.in_range(getattr(params, x), f"MmadParams.{x}", 0, MMAD_LIMIT) for x in "mnk"
     )
     if params.unitFlag not in (0, 2, 3):
         raise AscregError(f"MmadParams.unitFlag must be 0, 2 or 3, got {params.unitFlag!r}")
-    if not (m and n and k):
-        return
-    ctx = current_block()
-    with _OnPipe(ctx, PIPE_M):
-        _mmad(c, a, b, bias_ptr, params, (m, n, k), out)
-
-
-def _mmad_types(c: Pointer[Any], a: Pointer[Any], b: Pointer[Any]) -> type[Scalar]:
-    out = MMAD_TYPES.get((a.dtype, b.dtype))
-    if out is None or out is not c.dtype:
-        legal = ", ".join(
-            f"{x.cpp_name} x {y.cpp_name} -> {z.cpp_name}" for (x, y), z in MMAD_TYPES.items()
-        )
-        raise AscregTypeError(
-            f"{a.dtype.cpp_name} x {b.dtype.cpp_name} -> {c.dtype.cpp_name} is not a Mmad of the "
-            f"Ascend 950; the legal ones are {legal}"
-        )
-    return out
+    run = MmadRun(
+        m, n, k, bool(params.cmatrixInitVal), bool(params.cmatrixSource), bool(params.disableGemv)
+    )
+    run_mmad(c, a, b, bias_ptr, run)
 
 
 def _bias(tensor: Any, out: type[Scalar]) -> Pointer[Any]:
@@ -933,72 +845,6 @@ def _bias(tensor: Any, out: type[Scalar]) -> Pointer[Any]:
         raise AscregTypeError(f"the bias holds {ptr.dtype.cpp_name} but dst holds {out.cpp_name}")
     _aligned(ptr, 64, "bias")
     return ptr
-
-
-def _mmad(
-    c: Pointer[Any],
-    a: Pointer[Any],
-    b: Pointer[Any],
-    bias: Pointer[Any] | None,
-    params: MmadParams,
-    sizes: tuple[int, int, int],
-    out: type[Scalar],
-) -> None:
-    m, n, k = sizes
-    mb, nb = -(-m // ROWS), -(-n // ROWS)
-    ca, cb = _c0(a.dtype), _c0(b.dtype)
-    ka, kb = -(-k // ca), -(-k // cb)
-    wide = np.float64
-    if m == 1 and not params.disableGemv:  # GEMV: A is one ND row of k elements
-        left = np.zeros((ROWS, k), wide)
-        left[0] = _values(a.view(k, "reads"), a.dtype, wide)
-    else:
-        left = _values(_nz(a, mb, ka, ca, "a"), a.dtype, wide)
-    right = _values(_nz(b, nb, kb, cb, "b"), b.dtype, wide)
-    if left.shape[1] != k:
-        left = left[:, :k]
-    if right.shape[1] != k:
-        right = right[:, :k]
-    old = _initial(c, bias, params, mb, nb, out)
-    into = core.nz_blocks(c.view(nb * mb * ROWS * ROWS, "writes"), mb * ROWS, nb, ROWS)
-    core.mmad(left, right, old, out.np_dtype, _scratch("c", (mb * ROWS, nb * ROWS), wide), into)
-
-
-def _nz(ptr: Pointer[Any], row_blocks: int, col_blocks: int, c0: int, role: str) -> Any:
-    """Read an NZ operand as its logical matrix, widened to float64 (raw codes: as they are)."""
-    flat = ptr.view(row_blocks * col_blocks * ROWS * c0, "reads")
-    rows = row_blocks * ROWS
-    if ptr.dtype is hifloat8_t:
-        return core.nz_read(flat, row_blocks, col_blocks, c0, rows)
-    scratch = _scratch(role, (rows, col_blocks * c0), np.float64)
-    return core.nz_read(flat, row_blocks, col_blocks, c0, rows, np.float64, scratch)
-
-
-def _scratch(role: str, shape: tuple[int, int], dtype: Any) -> Any:
-    """Return a reused work array of the running cube (fresh large arrays cost page faults)."""
-    work = cube_buffers().scratch
-    found = work.get(role)
-    if found is None or found.shape != shape or found.dtype != dtype:
-        found = work[role] = np.empty(shape, dtype)
-    return found
-
-
-def _values(lanes: Any, dtype: type[Scalar], wide: Any) -> Any:
-    """Return the element values of *lanes* (hifloat8 codes decoded, the others widened)."""
-    return decode(lanes, dtype) if dtype is hifloat8_t else lanes.astype(wide, copy=False)
-
-
-def _initial(
-    c: Pointer[Any], bias: Pointer[Any] | None, params: MmadParams, mb: int, nb: int, out: Any
-) -> Any:
-    """Return the C value the products are added to: zeros, a bias row, or L0C's contents."""
-    if bias is None and params.cmatrixInitVal:
-        return np.zeros((1, nb * ROWS), out.np_dtype)
-    if bias is None and params.cmatrixSource:
-        bias = cube_buffers().bt.pointer(out, 0)
-    if bias is not None:
-        return bias.view(nb * ROWS, "reads").reshape(1, -1)
-    return core.nz_read(c.view(nb * mb * ROWS * ROWS, "reads"), mb, nb, ROWS, mb * ROWS)
 
 
 # -- Fixpipe -----------------------------------------------------------------------------------

@@ -51,8 +51,8 @@ from ascreg._dtypes import (
     uint32_t,
 )
 from ascreg._frontend import operands
+from ascreg._frontend.cube import ROWS
 from ascreg.basic._cube import (
-    ROWS,
     _aligned,
     _fields,
     _LoadData2D,

@@ -2,7 +2,7 @@
 # Regenerate with `nox -s stubs` (or `python tools/gen_stubs.py`).
 # Type test: checked by mypy and pyright (nox -s typing), never run.
 
-from typing import TYPE_CHECKING, assert_type
+from typing import TYPE_CHECKING, assert_type, cast
 
 from ascreg import GlobalMemory, Ref, UnifiedBuffer
 from ascreg._dtypes import (
@@ -134,6 +134,14 @@ from ascreg.c_api import (
     asc_clear_nthbit,
     asc_clz,
     asc_copy,
+    asc_copy_l12l0a,
+    asc_copy_l12l0a_sync,
+    asc_copy_l12l0a_transpose,
+    asc_copy_l12l0a_transpose_sync,
+    asc_copy_l12l0b,
+    asc_copy_l12l0b_sync,
+    asc_copy_l12l0b_transpose,
+    asc_copy_l12l0b_transpose_sync,
     asc_copy_ub2l1,
     asc_copy_ub2l1_sync,
     asc_copy_ub2ub,
@@ -562,6 +570,8 @@ from ascreg.c_api import (
     asc_max_scalar,
     asc_min,
     asc_min_scalar,
+    asc_mmad,
+    asc_mmad_sync,
     asc_mrgsort4,
     asc_mrgsort4_sync,
     asc_mul,
@@ -733,6 +743,7 @@ from ascreg.c_api import (
     vector_uint64_t,
     vector_uint8_t,
 )
+from ascreg.machine.cube import CaPtr, CbPtr, CbufPtr, CcPtr
 
 
 if TYPE_CHECKING:  # read by the checkers; importing the file runs nothing
@@ -838,6 +849,66 @@ if TYPE_CHECKING:  # read by the checkers; importing the file runs nothing
     p_uint64_t = ub.alloc(uint64_t, 256)
     pr_uint64_t = Ref(p_uint64_t)
     g_uint64_t = gm.alloc(uint64_t, 256)
+    cbufptr_bfloat16_t = cast(CbufPtr[bfloat16_t], None)
+    captr_bfloat16_t = cast(CaPtr[bfloat16_t], None)
+    cbptr_bfloat16_t = cast(CbPtr[bfloat16_t], None)
+    ccptr_bfloat16_t = cast(CcPtr[bfloat16_t], None)
+    cbufptr_fp8_e4m3fn_t = cast(CbufPtr[fp8_e4m3fn_t], None)
+    captr_fp8_e4m3fn_t = cast(CaPtr[fp8_e4m3fn_t], None)
+    cbptr_fp8_e4m3fn_t = cast(CbPtr[fp8_e4m3fn_t], None)
+    ccptr_fp8_e4m3fn_t = cast(CcPtr[fp8_e4m3fn_t], None)
+    cbufptr_fp8_e5m2_t = cast(CbufPtr[fp8_e5m2_t], None)
+    captr_fp8_e5m2_t = cast(CaPtr[fp8_e5m2_t], None)
+    cbptr_fp8_e5m2_t = cast(CbPtr[fp8_e5m2_t], None)
+    ccptr_fp8_e5m2_t = cast(CcPtr[fp8_e5m2_t], None)
+    cbufptr_half = cast(CbufPtr[half], None)
+    captr_half = cast(CaPtr[half], None)
+    cbptr_half = cast(CbPtr[half], None)
+    ccptr_half = cast(CcPtr[half], None)
+    cbufptr_float32_t = cast(CbufPtr[float32_t], None)
+    captr_float32_t = cast(CaPtr[float32_t], None)
+    cbptr_float32_t = cast(CbPtr[float32_t], None)
+    ccptr_float32_t = cast(CcPtr[float32_t], None)
+    cbufptr_hifloat8_t = cast(CbufPtr[hifloat8_t], None)
+    captr_hifloat8_t = cast(CaPtr[hifloat8_t], None)
+    cbptr_hifloat8_t = cast(CbPtr[hifloat8_t], None)
+    ccptr_hifloat8_t = cast(CcPtr[hifloat8_t], None)
+    cbufptr_int16_t = cast(CbufPtr[int16_t], None)
+    captr_int16_t = cast(CaPtr[int16_t], None)
+    cbptr_int16_t = cast(CbPtr[int16_t], None)
+    ccptr_int16_t = cast(CcPtr[int16_t], None)
+    cbufptr_int32_t = cast(CbufPtr[int32_t], None)
+    captr_int32_t = cast(CaPtr[int32_t], None)
+    cbptr_int32_t = cast(CbPtr[int32_t], None)
+    ccptr_int32_t = cast(CcPtr[int32_t], None)
+    cbufptr_int8_t = cast(CbufPtr[int8_t], None)
+    captr_int8_t = cast(CaPtr[int8_t], None)
+    cbptr_int8_t = cast(CbPtr[int8_t], None)
+    ccptr_int8_t = cast(CcPtr[int8_t], None)
+    cbufptr_uint16_t = cast(CbufPtr[uint16_t], None)
+    captr_uint16_t = cast(CaPtr[uint16_t], None)
+    cbptr_uint16_t = cast(CbPtr[uint16_t], None)
+    ccptr_uint16_t = cast(CcPtr[uint16_t], None)
+    cbufptr_uint32_t = cast(CbufPtr[uint32_t], None)
+    captr_uint32_t = cast(CaPtr[uint32_t], None)
+    cbptr_uint32_t = cast(CbPtr[uint32_t], None)
+    ccptr_uint32_t = cast(CcPtr[uint32_t], None)
+    cbufptr_uint8_t = cast(CbufPtr[uint8_t], None)
+    captr_uint8_t = cast(CaPtr[uint8_t], None)
+    cbptr_uint8_t = cast(CbPtr[uint8_t], None)
+    ccptr_uint8_t = cast(CcPtr[uint8_t], None)
+    cbufptr_int4b_t = cast(CbufPtr[int4b_t], None)
+    captr_int4b_t = cast(CaPtr[int4b_t], None)
+    cbptr_int4b_t = cast(CbPtr[int4b_t], None)
+    ccptr_int4b_t = cast(CcPtr[int4b_t], None)
+    cbufptr_fp4x2_e2m1_t = cast(CbufPtr[fp4x2_e2m1_t], None)
+    captr_fp4x2_e2m1_t = cast(CaPtr[fp4x2_e2m1_t], None)
+    cbptr_fp4x2_e2m1_t = cast(CbPtr[fp4x2_e2m1_t], None)
+    ccptr_fp4x2_e2m1_t = cast(CcPtr[fp4x2_e2m1_t], None)
+    cbufptr_fp4x2_e1m2_t = cast(CbufPtr[fp4x2_e1m2_t], None)
+    captr_fp4x2_e1m2_t = cast(CaPtr[fp4x2_e1m2_t], None)
+    cbptr_fp4x2_e1m2_t = cast(CbPtr[fp4x2_e1m2_t], None)
+    ccptr_fp4x2_e1m2_t = cast(CcPtr[fp4x2_e1m2_t], None)
 
 
 def check_asc_create_mask_b8() -> None:
@@ -3699,6 +3770,184 @@ def check_asc_unsqueeze() -> None:
     asc_unsqueeze(v_uint16_t, m)  # (uint16_t)
     asc_unsqueeze(v_int32_t, m)  # (int32_t)
     asc_unsqueeze(v_uint32_t, m)  # (uint32_t)
+
+
+def check_asc_copy_l12l0a() -> None:
+    # asc_copy_l12l0a: every legal dst, m_start_position, m_step, src_stride combination, every form
+    asc_copy_l12l0a(captr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1)  # (bfloat16_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a(captr_fp8_e4m3fn_t, cbufptr_fp8_e4m3fn_t, 1, 1, 1, 1, 1, 1)  # (fp8_e4m3fn_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a(captr_fp8_e5m2_t, cbufptr_fp8_e5m2_t, 1, 1, 1, 1, 1, 1)  # (fp8_e5m2_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a(captr_half, cbufptr_half, 1, 1, 1, 1, 1, 1)  # (half, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a(captr_float32_t, cbufptr_float32_t, 1, 1, 1, 1, 1, 1)  # (float32_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a(captr_hifloat8_t, cbufptr_hifloat8_t, 1, 1, 1, 1, 1, 1)  # (hifloat8_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a(captr_int16_t, cbufptr_int16_t, 1, 1, 1, 1, 1, 1)  # (int16_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a(captr_int32_t, cbufptr_int32_t, 1, 1, 1, 1, 1, 1)  # (int32_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a(captr_int8_t, cbufptr_int8_t, 1, 1, 1, 1, 1, 1)  # (int8_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a(captr_uint16_t, cbufptr_uint16_t, 1, 1, 1, 1, 1, 1)  # (uint16_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a(captr_uint32_t, cbufptr_uint32_t, 1, 1, 1, 1, 1, 1)  # (uint32_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a(captr_uint8_t, cbufptr_uint8_t, 1, 1, 1, 1, 1, 1)  # (uint8_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a(captr_int4b_t, cbufptr_int4b_t, 1, 1, 1, 1, 1, 1)  # (int4b_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a(captr_fp4x2_e2m1_t, cbufptr_fp4x2_e2m1_t, 1, 1, 1, 1, 1, 1)  # (fp4x2_e2m1_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a(captr_fp4x2_e1m2_t, cbufptr_fp4x2_e1m2_t, 1, 1, 1, 1, 1, 1)  # (fp4x2_e1m2_t, uint16_t, uint8_t, int16_t)
+
+
+def check_asc_copy_l12l0a_sync() -> None:
+    # asc_copy_l12l0a_sync: every legal dst, m_start_position, m_step, src_stride combination, every form
+    asc_copy_l12l0a_sync(captr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1)  # (bfloat16_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_sync(captr_fp8_e4m3fn_t, cbufptr_fp8_e4m3fn_t, 1, 1, 1, 1, 1, 1)  # (fp8_e4m3fn_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_sync(captr_fp8_e5m2_t, cbufptr_fp8_e5m2_t, 1, 1, 1, 1, 1, 1)  # (fp8_e5m2_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_sync(captr_half, cbufptr_half, 1, 1, 1, 1, 1, 1)  # (half, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_sync(captr_float32_t, cbufptr_float32_t, 1, 1, 1, 1, 1, 1)  # (float32_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_sync(captr_hifloat8_t, cbufptr_hifloat8_t, 1, 1, 1, 1, 1, 1)  # (hifloat8_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_sync(captr_int16_t, cbufptr_int16_t, 1, 1, 1, 1, 1, 1)  # (int16_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_sync(captr_int32_t, cbufptr_int32_t, 1, 1, 1, 1, 1, 1)  # (int32_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_sync(captr_int8_t, cbufptr_int8_t, 1, 1, 1, 1, 1, 1)  # (int8_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_sync(captr_uint16_t, cbufptr_uint16_t, 1, 1, 1, 1, 1, 1)  # (uint16_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_sync(captr_uint32_t, cbufptr_uint32_t, 1, 1, 1, 1, 1, 1)  # (uint32_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_sync(captr_uint8_t, cbufptr_uint8_t, 1, 1, 1, 1, 1, 1)  # (uint8_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_sync(captr_int4b_t, cbufptr_int4b_t, 1, 1, 1, 1, 1, 1)  # (int4b_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_sync(captr_fp4x2_e2m1_t, cbufptr_fp4x2_e2m1_t, 1, 1, 1, 1, 1, 1)  # (fp4x2_e2m1_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_sync(captr_fp4x2_e1m2_t, cbufptr_fp4x2_e1m2_t, 1, 1, 1, 1, 1, 1)  # (fp4x2_e1m2_t, uint16_t, uint8_t, int16_t)
+
+
+def check_asc_copy_l12l0a_transpose() -> None:
+    # asc_copy_l12l0a_transpose: every legal dst, m_start_position, m_step, src_stride combination, every form
+    asc_copy_l12l0a_transpose(captr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1)  # (bfloat16_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose(captr_fp8_e4m3fn_t, cbufptr_fp8_e4m3fn_t, 1, 1, 1, 1, 1, 1)  # (fp8_e4m3fn_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose(captr_fp8_e5m2_t, cbufptr_fp8_e5m2_t, 1, 1, 1, 1, 1, 1)  # (fp8_e5m2_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose(captr_half, cbufptr_half, 1, 1, 1, 1, 1, 1)  # (half, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose(captr_float32_t, cbufptr_float32_t, 1, 1, 1, 1, 1, 1)  # (float32_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose(captr_hifloat8_t, cbufptr_hifloat8_t, 1, 1, 1, 1, 1, 1)  # (hifloat8_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose(captr_int16_t, cbufptr_int16_t, 1, 1, 1, 1, 1, 1)  # (int16_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose(captr_int32_t, cbufptr_int32_t, 1, 1, 1, 1, 1, 1)  # (int32_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose(captr_int8_t, cbufptr_int8_t, 1, 1, 1, 1, 1, 1)  # (int8_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose(captr_uint16_t, cbufptr_uint16_t, 1, 1, 1, 1, 1, 1)  # (uint16_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose(captr_uint32_t, cbufptr_uint32_t, 1, 1, 1, 1, 1, 1)  # (uint32_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose(captr_uint8_t, cbufptr_uint8_t, 1, 1, 1, 1, 1, 1)  # (uint8_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose(captr_int4b_t, cbufptr_int4b_t, 1, 1, 1, 1, 1, 1)  # (int4b_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose(captr_fp4x2_e2m1_t, cbufptr_fp4x2_e2m1_t, 1, 1, 1, 1, 1, 1)  # (fp4x2_e2m1_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose(captr_fp4x2_e1m2_t, cbufptr_fp4x2_e1m2_t, 1, 1, 1, 1, 1, 1)  # (fp4x2_e1m2_t, uint16_t, uint8_t, int16_t)
+
+
+def check_asc_copy_l12l0a_transpose_sync() -> None:
+    # asc_copy_l12l0a_transpose_sync: every legal dst, m_start_position, m_step, src_stride combination, every form
+    asc_copy_l12l0a_transpose_sync(captr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1)  # (bfloat16_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose_sync(captr_fp8_e4m3fn_t, cbufptr_fp8_e4m3fn_t, 1, 1, 1, 1, 1, 1)  # (fp8_e4m3fn_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose_sync(captr_fp8_e5m2_t, cbufptr_fp8_e5m2_t, 1, 1, 1, 1, 1, 1)  # (fp8_e5m2_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose_sync(captr_half, cbufptr_half, 1, 1, 1, 1, 1, 1)  # (half, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose_sync(captr_float32_t, cbufptr_float32_t, 1, 1, 1, 1, 1, 1)  # (float32_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose_sync(captr_hifloat8_t, cbufptr_hifloat8_t, 1, 1, 1, 1, 1, 1)  # (hifloat8_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose_sync(captr_int16_t, cbufptr_int16_t, 1, 1, 1, 1, 1, 1)  # (int16_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose_sync(captr_int32_t, cbufptr_int32_t, 1, 1, 1, 1, 1, 1)  # (int32_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose_sync(captr_int8_t, cbufptr_int8_t, 1, 1, 1, 1, 1, 1)  # (int8_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose_sync(captr_uint16_t, cbufptr_uint16_t, 1, 1, 1, 1, 1, 1)  # (uint16_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose_sync(captr_uint32_t, cbufptr_uint32_t, 1, 1, 1, 1, 1, 1)  # (uint32_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose_sync(captr_uint8_t, cbufptr_uint8_t, 1, 1, 1, 1, 1, 1)  # (uint8_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose_sync(captr_int4b_t, cbufptr_int4b_t, 1, 1, 1, 1, 1, 1)  # (int4b_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose_sync(captr_fp4x2_e2m1_t, cbufptr_fp4x2_e2m1_t, 1, 1, 1, 1, 1, 1)  # (fp4x2_e2m1_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0a_transpose_sync(captr_fp4x2_e1m2_t, cbufptr_fp4x2_e1m2_t, 1, 1, 1, 1, 1, 1)  # (fp4x2_e1m2_t, uint16_t, uint8_t, int16_t)
+
+
+def check_asc_copy_l12l0b() -> None:
+    # asc_copy_l12l0b: every legal dst, m_start_position, m_step, src_stride combination, every form
+    asc_copy_l12l0b(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1)  # (bfloat16_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b(cbptr_fp8_e4m3fn_t, cbufptr_fp8_e4m3fn_t, 1, 1, 1, 1, 1, 1)  # (fp8_e4m3fn_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b(cbptr_fp8_e5m2_t, cbufptr_fp8_e5m2_t, 1, 1, 1, 1, 1, 1)  # (fp8_e5m2_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b(cbptr_half, cbufptr_half, 1, 1, 1, 1, 1, 1)  # (half, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b(cbptr_float32_t, cbufptr_float32_t, 1, 1, 1, 1, 1, 1)  # (float32_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b(cbptr_hifloat8_t, cbufptr_hifloat8_t, 1, 1, 1, 1, 1, 1)  # (hifloat8_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b(cbptr_int16_t, cbufptr_int16_t, 1, 1, 1, 1, 1, 1)  # (int16_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b(cbptr_int32_t, cbufptr_int32_t, 1, 1, 1, 1, 1, 1)  # (int32_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b(cbptr_int8_t, cbufptr_int8_t, 1, 1, 1, 1, 1, 1)  # (int8_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b(cbptr_uint16_t, cbufptr_uint16_t, 1, 1, 1, 1, 1, 1)  # (uint16_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b(cbptr_uint32_t, cbufptr_uint32_t, 1, 1, 1, 1, 1, 1)  # (uint32_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b(cbptr_uint8_t, cbufptr_uint8_t, 1, 1, 1, 1, 1, 1)  # (uint8_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b(cbptr_int4b_t, cbufptr_int4b_t, 1, 1, 1, 1, 1, 1)  # (int4b_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b(cbptr_fp4x2_e2m1_t, cbufptr_fp4x2_e2m1_t, 1, 1, 1, 1, 1, 1)  # (fp4x2_e2m1_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b(cbptr_fp4x2_e1m2_t, cbufptr_fp4x2_e1m2_t, 1, 1, 1, 1, 1, 1)  # (fp4x2_e1m2_t, uint16_t, uint8_t, int16_t)
+
+
+def check_asc_copy_l12l0b_sync() -> None:
+    # asc_copy_l12l0b_sync: every legal dst, m_start_position, m_step, src_stride combination, every form
+    asc_copy_l12l0b_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1)  # (bfloat16_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_sync(cbptr_fp8_e4m3fn_t, cbufptr_fp8_e4m3fn_t, 1, 1, 1, 1, 1, 1)  # (fp8_e4m3fn_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_sync(cbptr_fp8_e5m2_t, cbufptr_fp8_e5m2_t, 1, 1, 1, 1, 1, 1)  # (fp8_e5m2_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_sync(cbptr_half, cbufptr_half, 1, 1, 1, 1, 1, 1)  # (half, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_sync(cbptr_float32_t, cbufptr_float32_t, 1, 1, 1, 1, 1, 1)  # (float32_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_sync(cbptr_hifloat8_t, cbufptr_hifloat8_t, 1, 1, 1, 1, 1, 1)  # (hifloat8_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_sync(cbptr_int16_t, cbufptr_int16_t, 1, 1, 1, 1, 1, 1)  # (int16_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_sync(cbptr_int32_t, cbufptr_int32_t, 1, 1, 1, 1, 1, 1)  # (int32_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_sync(cbptr_int8_t, cbufptr_int8_t, 1, 1, 1, 1, 1, 1)  # (int8_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_sync(cbptr_uint16_t, cbufptr_uint16_t, 1, 1, 1, 1, 1, 1)  # (uint16_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_sync(cbptr_uint32_t, cbufptr_uint32_t, 1, 1, 1, 1, 1, 1)  # (uint32_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_sync(cbptr_uint8_t, cbufptr_uint8_t, 1, 1, 1, 1, 1, 1)  # (uint8_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_sync(cbptr_int4b_t, cbufptr_int4b_t, 1, 1, 1, 1, 1, 1)  # (int4b_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_sync(cbptr_fp4x2_e2m1_t, cbufptr_fp4x2_e2m1_t, 1, 1, 1, 1, 1, 1)  # (fp4x2_e2m1_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_sync(cbptr_fp4x2_e1m2_t, cbufptr_fp4x2_e1m2_t, 1, 1, 1, 1, 1, 1)  # (fp4x2_e1m2_t, uint16_t, uint8_t, int16_t)
+
+
+def check_asc_copy_l12l0b_transpose() -> None:
+    # asc_copy_l12l0b_transpose: every legal dst, m_start_position, m_step, src_stride combination, every form
+    asc_copy_l12l0b_transpose(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1)  # (bfloat16_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose(cbptr_fp8_e4m3fn_t, cbufptr_fp8_e4m3fn_t, 1, 1, 1, 1, 1, 1)  # (fp8_e4m3fn_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose(cbptr_fp8_e5m2_t, cbufptr_fp8_e5m2_t, 1, 1, 1, 1, 1, 1)  # (fp8_e5m2_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose(cbptr_half, cbufptr_half, 1, 1, 1, 1, 1, 1)  # (half, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose(cbptr_float32_t, cbufptr_float32_t, 1, 1, 1, 1, 1, 1)  # (float32_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose(cbptr_hifloat8_t, cbufptr_hifloat8_t, 1, 1, 1, 1, 1, 1)  # (hifloat8_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose(cbptr_int16_t, cbufptr_int16_t, 1, 1, 1, 1, 1, 1)  # (int16_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose(cbptr_int32_t, cbufptr_int32_t, 1, 1, 1, 1, 1, 1)  # (int32_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose(cbptr_int8_t, cbufptr_int8_t, 1, 1, 1, 1, 1, 1)  # (int8_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose(cbptr_uint16_t, cbufptr_uint16_t, 1, 1, 1, 1, 1, 1)  # (uint16_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose(cbptr_uint32_t, cbufptr_uint32_t, 1, 1, 1, 1, 1, 1)  # (uint32_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose(cbptr_uint8_t, cbufptr_uint8_t, 1, 1, 1, 1, 1, 1)  # (uint8_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose(cbptr_int4b_t, cbufptr_int4b_t, 1, 1, 1, 1, 1, 1)  # (int4b_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose(cbptr_fp4x2_e2m1_t, cbufptr_fp4x2_e2m1_t, 1, 1, 1, 1, 1, 1)  # (fp4x2_e2m1_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose(cbptr_fp4x2_e1m2_t, cbufptr_fp4x2_e1m2_t, 1, 1, 1, 1, 1, 1)  # (fp4x2_e1m2_t, uint16_t, uint8_t, int16_t)
+
+
+def check_asc_copy_l12l0b_transpose_sync() -> None:
+    # asc_copy_l12l0b_transpose_sync: every legal dst, m_start_position, m_step, src_stride combination, every form
+    asc_copy_l12l0b_transpose_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1)  # (bfloat16_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose_sync(cbptr_fp8_e4m3fn_t, cbufptr_fp8_e4m3fn_t, 1, 1, 1, 1, 1, 1)  # (fp8_e4m3fn_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose_sync(cbptr_fp8_e5m2_t, cbufptr_fp8_e5m2_t, 1, 1, 1, 1, 1, 1)  # (fp8_e5m2_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose_sync(cbptr_half, cbufptr_half, 1, 1, 1, 1, 1, 1)  # (half, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose_sync(cbptr_float32_t, cbufptr_float32_t, 1, 1, 1, 1, 1, 1)  # (float32_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose_sync(cbptr_hifloat8_t, cbufptr_hifloat8_t, 1, 1, 1, 1, 1, 1)  # (hifloat8_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose_sync(cbptr_int16_t, cbufptr_int16_t, 1, 1, 1, 1, 1, 1)  # (int16_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose_sync(cbptr_int32_t, cbufptr_int32_t, 1, 1, 1, 1, 1, 1)  # (int32_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose_sync(cbptr_int8_t, cbufptr_int8_t, 1, 1, 1, 1, 1, 1)  # (int8_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose_sync(cbptr_uint16_t, cbufptr_uint16_t, 1, 1, 1, 1, 1, 1)  # (uint16_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose_sync(cbptr_uint32_t, cbufptr_uint32_t, 1, 1, 1, 1, 1, 1)  # (uint32_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose_sync(cbptr_uint8_t, cbufptr_uint8_t, 1, 1, 1, 1, 1, 1)  # (uint8_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose_sync(cbptr_int4b_t, cbufptr_int4b_t, 1, 1, 1, 1, 1, 1)  # (int4b_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose_sync(cbptr_fp4x2_e2m1_t, cbufptr_fp4x2_e2m1_t, 1, 1, 1, 1, 1, 1)  # (fp4x2_e2m1_t, uint16_t, uint8_t, int16_t)
+    asc_copy_l12l0b_transpose_sync(cbptr_fp4x2_e1m2_t, cbufptr_fp4x2_e1m2_t, 1, 1, 1, 1, 1, 1)  # (fp4x2_e1m2_t, uint16_t, uint8_t, int16_t)
+
+
+def check_asc_mmad() -> None:
+    # asc_mmad: every legal c_matrix, a_matrix, b_matrix, left_height, unit_flag combination, every form
+    asc_mmad(ccptr_int32_t, captr_int8_t, cbptr_int8_t, 1, 1, 1, 1, True, True, True)  # (int32_t, int8_t, int8_t, uint16_t, uint8_t)
+    asc_mmad(ccptr_float32_t, captr_half, cbptr_half, 1, 1, 1, 1, True, True, True)  # (float32_t, half, half, uint16_t, uint8_t)
+    asc_mmad(ccptr_float32_t, captr_float32_t, cbptr_float32_t, 1, 1, 1, 1, True, True, True)  # (float32_t, float32_t, float32_t, uint16_t, uint8_t)
+    asc_mmad(ccptr_float32_t, captr_bfloat16_t, cbptr_bfloat16_t, 1, 1, 1, 1, True, True, True)  # (float32_t, bfloat16_t, bfloat16_t, uint16_t, uint8_t)
+    asc_mmad(ccptr_float32_t, captr_fp8_e4m3fn_t, cbptr_fp8_e4m3fn_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e4m3fn_t, fp8_e4m3fn_t, uint16_t, uint8_t)
+    asc_mmad(ccptr_float32_t, captr_fp8_e4m3fn_t, cbptr_fp8_e5m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e4m3fn_t, fp8_e5m2_t, uint16_t, uint8_t)
+    asc_mmad(ccptr_float32_t, captr_fp8_e5m2_t, cbptr_fp8_e4m3fn_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e5m2_t, fp8_e4m3fn_t, uint16_t, uint8_t)
+    asc_mmad(ccptr_float32_t, captr_fp8_e5m2_t, cbptr_fp8_e5m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e5m2_t, fp8_e5m2_t, uint16_t, uint8_t)
+    asc_mmad(ccptr_float32_t, captr_hifloat8_t, cbptr_hifloat8_t, 1, 1, 1, 1, True, True, True)  # (float32_t, hifloat8_t, hifloat8_t, uint16_t, uint8_t)
+
+
+def check_asc_mmad_sync() -> None:
+    # asc_mmad_sync: every legal c_matrix, a_matrix, b_matrix, left_height, unit_flag combination, every form
+    asc_mmad_sync(ccptr_int32_t, captr_int8_t, cbptr_int8_t, 1, 1, 1, 1, True, True, True)  # (int32_t, int8_t, int8_t, uint16_t, uint8_t)
+    asc_mmad_sync(ccptr_float32_t, captr_half, cbptr_half, 1, 1, 1, 1, True, True, True)  # (float32_t, half, half, uint16_t, uint8_t)
+    asc_mmad_sync(ccptr_float32_t, captr_float32_t, cbptr_float32_t, 1, 1, 1, 1, True, True, True)  # (float32_t, float32_t, float32_t, uint16_t, uint8_t)
+    asc_mmad_sync(ccptr_float32_t, captr_bfloat16_t, cbptr_bfloat16_t, 1, 1, 1, 1, True, True, True)  # (float32_t, bfloat16_t, bfloat16_t, uint16_t, uint8_t)
+    asc_mmad_sync(ccptr_float32_t, captr_fp8_e4m3fn_t, cbptr_fp8_e4m3fn_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e4m3fn_t, fp8_e4m3fn_t, uint16_t, uint8_t)
+    asc_mmad_sync(ccptr_float32_t, captr_fp8_e4m3fn_t, cbptr_fp8_e5m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e4m3fn_t, fp8_e5m2_t, uint16_t, uint8_t)
+    asc_mmad_sync(ccptr_float32_t, captr_fp8_e5m2_t, cbptr_fp8_e4m3fn_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e5m2_t, fp8_e4m3fn_t, uint16_t, uint8_t)
+    asc_mmad_sync(ccptr_float32_t, captr_fp8_e5m2_t, cbptr_fp8_e5m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e5m2_t, fp8_e5m2_t, uint16_t, uint8_t)
+    asc_mmad_sync(ccptr_float32_t, captr_hifloat8_t, cbptr_hifloat8_t, 1, 1, 1, 1, True, True, True)  # (float32_t, hifloat8_t, hifloat8_t, uint16_t, uint8_t)
 
 
 def check_asc_half2int4x2_rn() -> None:

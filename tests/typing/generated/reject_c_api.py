@@ -2,7 +2,7 @@
 # Regenerate with `nox -s stubs` (or `python tools/gen_stubs.py`).
 # Type test: checked by mypy and pyright (nox -s typing), never run.
 
-from typing import TYPE_CHECKING, assert_type
+from typing import TYPE_CHECKING, assert_type, cast
 
 from ascreg import GlobalMemory, Ref, UnifiedBuffer
 from ascreg._dtypes import (
@@ -134,6 +134,14 @@ from ascreg.c_api import (
     asc_clear_nthbit,
     asc_clz,
     asc_copy,
+    asc_copy_l12l0a,
+    asc_copy_l12l0a_sync,
+    asc_copy_l12l0a_transpose,
+    asc_copy_l12l0a_transpose_sync,
+    asc_copy_l12l0b,
+    asc_copy_l12l0b_sync,
+    asc_copy_l12l0b_transpose,
+    asc_copy_l12l0b_transpose_sync,
     asc_copy_ub2l1,
     asc_copy_ub2l1_sync,
     asc_copy_ub2ub,
@@ -562,6 +570,8 @@ from ascreg.c_api import (
     asc_max_scalar,
     asc_min,
     asc_min_scalar,
+    asc_mmad,
+    asc_mmad_sync,
     asc_mrgsort4,
     asc_mrgsort4_sync,
     asc_mul,
@@ -733,6 +743,7 @@ from ascreg.c_api import (
     vector_uint64_t,
     vector_uint8_t,
 )
+from ascreg.machine.cube import CaPtr, CbPtr, CbufPtr, CcPtr
 
 
 if TYPE_CHECKING:  # read by the checkers; importing the file runs nothing
@@ -838,6 +849,66 @@ if TYPE_CHECKING:  # read by the checkers; importing the file runs nothing
     p_uint64_t = ub.alloc(uint64_t, 256)
     pr_uint64_t = Ref(p_uint64_t)
     g_uint64_t = gm.alloc(uint64_t, 256)
+    cbufptr_bfloat16_t = cast(CbufPtr[bfloat16_t], None)
+    captr_bfloat16_t = cast(CaPtr[bfloat16_t], None)
+    cbptr_bfloat16_t = cast(CbPtr[bfloat16_t], None)
+    ccptr_bfloat16_t = cast(CcPtr[bfloat16_t], None)
+    cbufptr_fp8_e4m3fn_t = cast(CbufPtr[fp8_e4m3fn_t], None)
+    captr_fp8_e4m3fn_t = cast(CaPtr[fp8_e4m3fn_t], None)
+    cbptr_fp8_e4m3fn_t = cast(CbPtr[fp8_e4m3fn_t], None)
+    ccptr_fp8_e4m3fn_t = cast(CcPtr[fp8_e4m3fn_t], None)
+    cbufptr_fp8_e5m2_t = cast(CbufPtr[fp8_e5m2_t], None)
+    captr_fp8_e5m2_t = cast(CaPtr[fp8_e5m2_t], None)
+    cbptr_fp8_e5m2_t = cast(CbPtr[fp8_e5m2_t], None)
+    ccptr_fp8_e5m2_t = cast(CcPtr[fp8_e5m2_t], None)
+    cbufptr_half = cast(CbufPtr[half], None)
+    captr_half = cast(CaPtr[half], None)
+    cbptr_half = cast(CbPtr[half], None)
+    ccptr_half = cast(CcPtr[half], None)
+    cbufptr_float32_t = cast(CbufPtr[float32_t], None)
+    captr_float32_t = cast(CaPtr[float32_t], None)
+    cbptr_float32_t = cast(CbPtr[float32_t], None)
+    ccptr_float32_t = cast(CcPtr[float32_t], None)
+    cbufptr_hifloat8_t = cast(CbufPtr[hifloat8_t], None)
+    captr_hifloat8_t = cast(CaPtr[hifloat8_t], None)
+    cbptr_hifloat8_t = cast(CbPtr[hifloat8_t], None)
+    ccptr_hifloat8_t = cast(CcPtr[hifloat8_t], None)
+    cbufptr_int16_t = cast(CbufPtr[int16_t], None)
+    captr_int16_t = cast(CaPtr[int16_t], None)
+    cbptr_int16_t = cast(CbPtr[int16_t], None)
+    ccptr_int16_t = cast(CcPtr[int16_t], None)
+    cbufptr_int32_t = cast(CbufPtr[int32_t], None)
+    captr_int32_t = cast(CaPtr[int32_t], None)
+    cbptr_int32_t = cast(CbPtr[int32_t], None)
+    ccptr_int32_t = cast(CcPtr[int32_t], None)
+    cbufptr_int8_t = cast(CbufPtr[int8_t], None)
+    captr_int8_t = cast(CaPtr[int8_t], None)
+    cbptr_int8_t = cast(CbPtr[int8_t], None)
+    ccptr_int8_t = cast(CcPtr[int8_t], None)
+    cbufptr_uint16_t = cast(CbufPtr[uint16_t], None)
+    captr_uint16_t = cast(CaPtr[uint16_t], None)
+    cbptr_uint16_t = cast(CbPtr[uint16_t], None)
+    ccptr_uint16_t = cast(CcPtr[uint16_t], None)
+    cbufptr_uint32_t = cast(CbufPtr[uint32_t], None)
+    captr_uint32_t = cast(CaPtr[uint32_t], None)
+    cbptr_uint32_t = cast(CbPtr[uint32_t], None)
+    ccptr_uint32_t = cast(CcPtr[uint32_t], None)
+    cbufptr_uint8_t = cast(CbufPtr[uint8_t], None)
+    captr_uint8_t = cast(CaPtr[uint8_t], None)
+    cbptr_uint8_t = cast(CbPtr[uint8_t], None)
+    ccptr_uint8_t = cast(CcPtr[uint8_t], None)
+    cbufptr_int4b_t = cast(CbufPtr[int4b_t], None)
+    captr_int4b_t = cast(CaPtr[int4b_t], None)
+    cbptr_int4b_t = cast(CbPtr[int4b_t], None)
+    ccptr_int4b_t = cast(CcPtr[int4b_t], None)
+    cbufptr_fp4x2_e2m1_t = cast(CbufPtr[fp4x2_e2m1_t], None)
+    captr_fp4x2_e2m1_t = cast(CaPtr[fp4x2_e2m1_t], None)
+    cbptr_fp4x2_e2m1_t = cast(CbPtr[fp4x2_e2m1_t], None)
+    ccptr_fp4x2_e2m1_t = cast(CcPtr[fp4x2_e2m1_t], None)
+    cbufptr_fp4x2_e1m2_t = cast(CbufPtr[fp4x2_e1m2_t], None)
+    captr_fp4x2_e1m2_t = cast(CaPtr[fp4x2_e1m2_t], None)
+    cbptr_fp4x2_e1m2_t = cast(CbPtr[fp4x2_e1m2_t], None)
+    ccptr_fp4x2_e1m2_t = cast(CcPtr[fp4x2_e1m2_t], None)
 
 
 def check_asc_loadalign() -> None:
@@ -13642,6 +13713,130 @@ def check_asc_unsqueeze() -> None:
     asc_unsqueeze(v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t)
     asc_unsqueeze(v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     asc_unsqueeze(v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_asc_copy_l12l0a() -> None:
+    # asc_copy_l12l0a: every illegal combination of dst, m_start_position, m_step, src_stride, every form
+    asc_copy_l12l0a(g_uint8_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_l12l0a(captr_bfloat16_t, g_uint8_t, 1, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12l0a(captr_bfloat16_t, cbufptr_bfloat16_t, 1.5, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # m_start_position: 1.5
+    asc_copy_l12l0a(captr_bfloat16_t, cbufptr_bfloat16_t, 1, 1.5, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # k_start_position: 1.5
+    asc_copy_l12l0a(captr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1.5, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # m_step: 1.5
+    asc_copy_l12l0a(captr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1.5, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # k_step: 1.5
+    asc_copy_l12l0a(captr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1.5, 1)  # type: ignore[call-overload]  # pyright: ignore  # src_stride: 1.5
+    asc_copy_l12l0a(captr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # dst_stride: 1.5
+
+
+def check_asc_copy_l12l0a_sync() -> None:
+    # asc_copy_l12l0a_sync: every illegal combination of dst, m_start_position, m_step, src_stride, every form
+    asc_copy_l12l0a_sync(g_uint8_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_l12l0a_sync(captr_bfloat16_t, g_uint8_t, 1, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12l0a_sync(captr_bfloat16_t, cbufptr_bfloat16_t, 1.5, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # m_start_position: 1.5
+    asc_copy_l12l0a_sync(captr_bfloat16_t, cbufptr_bfloat16_t, 1, 1.5, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # k_start_position: 1.5
+    asc_copy_l12l0a_sync(captr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1.5, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # m_step: 1.5
+    asc_copy_l12l0a_sync(captr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1.5, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # k_step: 1.5
+    asc_copy_l12l0a_sync(captr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1.5, 1)  # type: ignore[call-overload]  # pyright: ignore  # src_stride: 1.5
+    asc_copy_l12l0a_sync(captr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # dst_stride: 1.5
+
+
+def check_asc_copy_l12l0a_transpose() -> None:
+    # asc_copy_l12l0a_transpose: every illegal combination of dst, m_start_position, m_step, src_stride, every form
+    asc_copy_l12l0a_transpose(g_uint8_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_l12l0a_transpose(captr_bfloat16_t, g_uint8_t, 1, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12l0a_transpose(captr_bfloat16_t, cbufptr_bfloat16_t, 1.5, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # m_start_position: 1.5
+    asc_copy_l12l0a_transpose(captr_bfloat16_t, cbufptr_bfloat16_t, 1, 1.5, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # k_start_position: 1.5
+    asc_copy_l12l0a_transpose(captr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1.5, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # m_step: 1.5
+    asc_copy_l12l0a_transpose(captr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1.5, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # k_step: 1.5
+    asc_copy_l12l0a_transpose(captr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1.5, 1)  # type: ignore[call-overload]  # pyright: ignore  # src_stride: 1.5
+    asc_copy_l12l0a_transpose(captr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # dst_stride: 1.5
+
+
+def check_asc_copy_l12l0a_transpose_sync() -> None:
+    # asc_copy_l12l0a_transpose_sync: every illegal combination of dst, m_start_position, m_step, src_stride, every form
+    asc_copy_l12l0a_transpose_sync(g_uint8_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_l12l0a_transpose_sync(captr_bfloat16_t, g_uint8_t, 1, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12l0a_transpose_sync(captr_bfloat16_t, cbufptr_bfloat16_t, 1.5, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # m_start_position: 1.5
+    asc_copy_l12l0a_transpose_sync(captr_bfloat16_t, cbufptr_bfloat16_t, 1, 1.5, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # k_start_position: 1.5
+    asc_copy_l12l0a_transpose_sync(captr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1.5, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # m_step: 1.5
+    asc_copy_l12l0a_transpose_sync(captr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1.5, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # k_step: 1.5
+    asc_copy_l12l0a_transpose_sync(captr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1.5, 1)  # type: ignore[call-overload]  # pyright: ignore  # src_stride: 1.5
+    asc_copy_l12l0a_transpose_sync(captr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # dst_stride: 1.5
+
+
+def check_asc_copy_l12l0b() -> None:
+    # asc_copy_l12l0b: every illegal combination of dst, m_start_position, m_step, src_stride, every form
+    asc_copy_l12l0b(g_uint8_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_l12l0b(cbptr_bfloat16_t, g_uint8_t, 1, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12l0b(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1.5, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # m_start_position: 1.5
+    asc_copy_l12l0b(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1.5, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # k_start_position: 1.5
+    asc_copy_l12l0b(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1.5, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # m_step: 1.5
+    asc_copy_l12l0b(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1.5, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # k_step: 1.5
+    asc_copy_l12l0b(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1.5, 1)  # type: ignore[call-overload]  # pyright: ignore  # src_stride: 1.5
+    asc_copy_l12l0b(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # dst_stride: 1.5
+
+
+def check_asc_copy_l12l0b_sync() -> None:
+    # asc_copy_l12l0b_sync: every illegal combination of dst, m_start_position, m_step, src_stride, every form
+    asc_copy_l12l0b_sync(g_uint8_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_l12l0b_sync(cbptr_bfloat16_t, g_uint8_t, 1, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12l0b_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1.5, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # m_start_position: 1.5
+    asc_copy_l12l0b_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1.5, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # k_start_position: 1.5
+    asc_copy_l12l0b_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1.5, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # m_step: 1.5
+    asc_copy_l12l0b_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1.5, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # k_step: 1.5
+    asc_copy_l12l0b_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1.5, 1)  # type: ignore[call-overload]  # pyright: ignore  # src_stride: 1.5
+    asc_copy_l12l0b_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # dst_stride: 1.5
+
+
+def check_asc_copy_l12l0b_transpose() -> None:
+    # asc_copy_l12l0b_transpose: every illegal combination of dst, m_start_position, m_step, src_stride, every form
+    asc_copy_l12l0b_transpose(g_uint8_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_l12l0b_transpose(cbptr_bfloat16_t, g_uint8_t, 1, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12l0b_transpose(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1.5, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # m_start_position: 1.5
+    asc_copy_l12l0b_transpose(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1.5, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # k_start_position: 1.5
+    asc_copy_l12l0b_transpose(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1.5, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # m_step: 1.5
+    asc_copy_l12l0b_transpose(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1.5, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # k_step: 1.5
+    asc_copy_l12l0b_transpose(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1.5, 1)  # type: ignore[call-overload]  # pyright: ignore  # src_stride: 1.5
+    asc_copy_l12l0b_transpose(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # dst_stride: 1.5
+
+
+def check_asc_copy_l12l0b_transpose_sync() -> None:
+    # asc_copy_l12l0b_transpose_sync: every illegal combination of dst, m_start_position, m_step, src_stride, every form
+    asc_copy_l12l0b_transpose_sync(g_uint8_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_l12l0b_transpose_sync(cbptr_bfloat16_t, g_uint8_t, 1, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12l0b_transpose_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1.5, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # m_start_position: 1.5
+    asc_copy_l12l0b_transpose_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1.5, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # k_start_position: 1.5
+    asc_copy_l12l0b_transpose_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1.5, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # m_step: 1.5
+    asc_copy_l12l0b_transpose_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1.5, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # k_step: 1.5
+    asc_copy_l12l0b_transpose_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1.5, 1)  # type: ignore[call-overload]  # pyright: ignore  # src_stride: 1.5
+    asc_copy_l12l0b_transpose_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # dst_stride: 1.5
+
+
+def check_asc_mmad() -> None:
+    # asc_mmad: every illegal combination of c_matrix, a_matrix, b_matrix, left_height, unit_flag, every form
+    asc_mmad(g_uint8_t, captr_int8_t, cbptr_int8_t, 1, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix: g_uint8_t
+    asc_mmad(ccptr_int32_t, g_uint8_t, cbptr_int8_t, 1, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # a_matrix: g_uint8_t
+    asc_mmad(ccptr_int32_t, captr_int8_t, g_uint8_t, 1, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # b_matrix: g_uint8_t
+    asc_mmad(ccptr_int32_t, captr_int8_t, cbptr_int8_t, 1.5, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # left_height: 1.5
+    asc_mmad(ccptr_int32_t, captr_int8_t, cbptr_int8_t, 1, 1.5, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # n_dim: 1.5
+    asc_mmad(ccptr_int32_t, captr_int8_t, cbptr_int8_t, 1, 1, 1.5, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # right_width: 1.5
+    asc_mmad(ccptr_int32_t, captr_int8_t, cbptr_int8_t, 1, 1, 1, 1.5, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # unit_flag: 1.5
+    asc_mmad(ccptr_int32_t, captr_int8_t, cbptr_int8_t, 1, 1, 1, 1, 1.5, True, True)  # type: ignore[call-overload]  # pyright: ignore  # disable_gemv: 1.5
+    asc_mmad(ccptr_int32_t, captr_int8_t, cbptr_int8_t, 1, 1, 1, 1, True, 1.5, True)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix_source: 1.5
+    asc_mmad(ccptr_int32_t, captr_int8_t, cbptr_int8_t, 1, 1, 1, 1, True, True, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix_init_val: 1.5
+
+
+def check_asc_mmad_sync() -> None:
+    # asc_mmad_sync: every illegal combination of c_matrix, a_matrix, b_matrix, left_height, unit_flag, every form
+    asc_mmad_sync(g_uint8_t, captr_int8_t, cbptr_int8_t, 1, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix: g_uint8_t
+    asc_mmad_sync(ccptr_int32_t, g_uint8_t, cbptr_int8_t, 1, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # a_matrix: g_uint8_t
+    asc_mmad_sync(ccptr_int32_t, captr_int8_t, g_uint8_t, 1, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # b_matrix: g_uint8_t
+    asc_mmad_sync(ccptr_int32_t, captr_int8_t, cbptr_int8_t, 1.5, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # left_height: 1.5
+    asc_mmad_sync(ccptr_int32_t, captr_int8_t, cbptr_int8_t, 1, 1.5, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # n_dim: 1.5
+    asc_mmad_sync(ccptr_int32_t, captr_int8_t, cbptr_int8_t, 1, 1, 1.5, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # right_width: 1.5
+    asc_mmad_sync(ccptr_int32_t, captr_int8_t, cbptr_int8_t, 1, 1, 1, 1.5, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # unit_flag: 1.5
+    asc_mmad_sync(ccptr_int32_t, captr_int8_t, cbptr_int8_t, 1, 1, 1, 1, 1.5, True, True)  # type: ignore[call-overload]  # pyright: ignore  # disable_gemv: 1.5
+    asc_mmad_sync(ccptr_int32_t, captr_int8_t, cbptr_int8_t, 1, 1, 1, 1, True, 1.5, True)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix_source: 1.5
+    asc_mmad_sync(ccptr_int32_t, captr_int8_t, cbptr_int8_t, 1, 1, 1, 1, True, True, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix_init_val: 1.5
 
 
 def check_asc_half2int4x2_rn() -> None:

@@ -1,0 +1,286 @@
+"""The cube unit's instructions on raw buffer pointers, shared by the basic API and the C API.
+
+``LoadData`` (basic) and ``asc_copy_l12l0a`` / ``asc_copy_l12l0b`` (C API) are one 2D load
+(:func:`load_2d`); ``Mmad`` and ``asc_mmad`` are one matrix multiply-add (:func:`run_mmad`).
+Each front end checks its own operands (tensors or typed pointers, parameter structs or
+scalars) and calls these with the pointers and the checked integers; the instruction runs on
+its pipe (``PIPE_MTE1``, ``PIPE_M``) so the pipe tracker sees its buffer accesses.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import int8_t, int32_t
+>>> from ascreg.machine.block import BlockContext, block
+>>> from ascreg.machine.cube import cube_buffers
+>>> with block(BlockContext()) as ctx:
+...     a, b = cube_buffers().pointer("l0a", int8_t, 0), cube_buffers().pointer("l0b", int8_t, 0)
+...     a.write(np.ones(512, np.int8)); b.write(np.full(512, 2, np.int8))
+...     c = cube_buffers().pointer("l0c", int32_t, 0)
+...     ctx.tracker.barrier()  # the scalar writes before the cube reads
+...     run_mmad(c, a, b, None, MmadRun(16, 16, 32))
+...     ctx.tracker.barrier()
+...     c.read(2).tolist()
+[64, 64]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import numpy as np
+
+from ascreg._dtypes import (
+    Scalar,
+    bfloat16_t,
+    float32_t,
+    fp8_e4m3fn_t,
+    fp8_e5m2_t,
+    half,
+    hifloat8_t,
+    int8_t,
+    int32_t,
+)
+from ascreg.core import cube as core
+from ascreg.core.convert import decode
+from ascreg.errors import AlignmentError, AscregError, AscregTypeError
+from ascreg.machine.block import BlockContext, current_block
+from ascreg.machine.cube import C0_BYTES, FRACTAL_BYTES, cube_buffers
+from ascreg.machine.memory import Pointer
+from ascreg.machine.sync import COPY_PIPES, PIPE_M, PIPE_MTE1, Pipe
+
+ROWS = core.FRACTAL_ROWS
+
+
+class OnPipe:
+    """Run the ``with`` body as one instruction of *pipe* (its accesses attributed to it)."""
+
+    def __init__(self, ctx: BlockContext, pipe: Pipe) -> None:
+        self.ctx, self.pipe = ctx, pipe
+        self.inner = ctx.on_pipe(pipe)
+
+    def __enter__(self) -> None:
+        if self.pipe in COPY_PIPES:
+            self.ctx.tracker.begin_copy(self.pipe)
+        self.inner.__enter__()
+
+    def __exit__(self, *exc: object) -> None:
+        self.inner.__exit__(*exc)
+
+
+def aligned(ptr: Pointer[Any], align: int, role: str) -> None:
+    """Raise :class:`AlignmentError` unless *ptr* is *align*-byte aligned."""
+    if ptr.address % align:
+        raise AlignmentError(f"{role} at {ptr.space} {ptr.address:#x} is not {align}-byte aligned")
+
+
+def c0(dtype: type[Scalar]) -> int:
+    """Elements in one 32-byte fractal row."""
+    return C0_BYTES // dtype.size
+
+
+def fractals(ptr: Pointer[Any], count: int, action: str) -> Any:
+    """View *count* fractals from *ptr* as ``(count, 512)`` bytes."""
+    return ptr.bytes(count * FRACTAL_BYTES, action).reshape(count, FRACTAL_BYTES)
+
+
+# -- the 2D load: L1 -> L0A / L0B ----------------------------------------------------------------
+
+
+@attrs.frozen
+class Window:
+    """An ``m_step x k_step`` window of 512-byte fractals of a 2D load (checked integers).
+
+    Fractal ``(m, k)`` is source fractal ``(k_start + k) * src_stride + m_start + m`` and
+    destination fractal ``k * dst_stride + m``; *names* spell ``m_step`` / ``k_step`` in errors.
+    """
+
+    m_start: int
+    k_start: int
+    m_step: int
+    k_step: int
+    src_stride: int
+    dst_stride: int
+    transpose: bool = False
+    names: tuple[str, str] = ("m_step", "k_step")
+
+
+TRANSPOSE_STEP = {1: (0, 2), 2: (0, 1), 4: (1, 2)}
+"""Per element size, the step (0: m, 1: k) a transposing load needs a multiple of (and of what)."""
+
+
+def load_2d(d: Pointer[Any], s: Pointer[Any], w: Window) -> None:
+    """Move the fractals of window *w* from L1 (*s*) to L0A / L0B (*d*) on ``PIPE_MTE1``.
+
+    A transposing load transposes the whole window read as an NZ matrix (16-row by 32-byte
+    fractals) and writes it NZ with ``dst_stride`` fractals between column blocks.
+    """
+    if d.dtype is not s.dtype:
+        raise AscregTypeError(
+            f"dst holds {d.dtype.cpp_name} but src holds {s.dtype.cpp_name} (one element type)"
+        )
+    aligned(d, FRACTAL_BYTES, "dst")
+    aligned(s, C0_BYTES, "src")
+    if not (w.m_step and w.k_step):
+        return
+    if w.transpose:
+        which, multiple = TRANSPOSE_STEP[d.dtype.size]
+        step = (w.m_step, w.k_step)[which]
+        if step % multiple:
+            raise AscregError(
+                f"a transposing load of {d.dtype.size * 8}-bit elements needs {w.names[which]} "
+                f"to be a multiple of {multiple}, got {step}"
+            )
+    src_ids, dst_ids = core.fractal_indices(
+        w.m_start, w.k_start, w.m_step, w.k_step, w.src_stride,
+        w.m_step if w.transpose else w.dst_stride,
+    )  # fmt: skip
+    with OnPipe(current_block(), PIPE_MTE1):
+        data = fractals(s, int(src_ids.max()) + 1, "reads")[src_ids]
+        if w.transpose:
+            _write_transposed(d, data, w.m_step, w.k_step, w.dst_stride)
+            return
+        fractals(d, int(dst_ids.max()) + 1, "writes")[dst_ids] = data
+
+
+def _write_transposed(d: Pointer[Any], data: Any, m_step: int, k_step: int, stride: int) -> None:
+    """Transpose the window (fractals in k-major order) and store it NZ at *d*."""
+    row = c0(d.dtype)
+    flat = np.ascontiguousarray(data).view(d.dtype.np_dtype).reshape(-1)
+    window = core.nz_read(flat, m_step, k_step, row, m_step * ROWS)
+    out = np.ascontiguousarray(window.T)
+    blocks = out.shape[1] // row
+    span = ((blocks - 1) * stride * ROWS + out.shape[0]) * row
+    core.nz_write(d.view(span, "writes"), out, row, stride * ROWS)
+
+
+# -- Mmad ------------------------------------------------------------------------------------------
+
+MMAD_TYPES: dict[tuple[type[Scalar], type[Scalar]], type[Scalar]] = {
+    (int8_t, int8_t): int32_t,
+    (half, half): float32_t,
+    (float32_t, float32_t): float32_t,
+    (bfloat16_t, bfloat16_t): float32_t,
+    (fp8_e4m3fn_t, fp8_e4m3fn_t): float32_t,
+    (fp8_e4m3fn_t, fp8_e5m2_t): float32_t,
+    (fp8_e5m2_t, fp8_e4m3fn_t): float32_t,
+    (fp8_e5m2_t, fp8_e5m2_t): float32_t,
+    (hifloat8_t, hifloat8_t): float32_t,
+}
+"""The (A, B) -> C element types of a matrix multiply-add on the Ascend 950 (the ``Mmad`` page,
+table 5, and the ``asc_mmad`` prototypes); a bias has the C type."""
+MMAD_LIMIT = 4095
+"""The largest m, n and k of one multiply-add."""
+
+
+@attrs.frozen
+class MmadRun:
+    """The checked sizes and switches of one multiply-add.
+
+    ``init_zero`` starts C at 0; otherwise ``bias_table`` takes the bias row from the bias table
+    (address 0) and false keeps L0C's value. ``disable_gemv`` false with ``m == 1`` reads A as
+    one ND row (GEMV).
+    """
+
+    m: int
+    n: int
+    k: int
+    init_zero: bool = True
+    bias_table: bool = False
+    disable_gemv: bool = False
+
+
+def mmad_types(c: Pointer[Any], a: Pointer[Any], b: Pointer[Any]) -> type[Scalar]:
+    """Return C's element type, checking (A, B) -> C is a multiply-add of the Ascend 950."""
+    out = MMAD_TYPES.get((a.dtype, b.dtype))
+    if out is None or out is not c.dtype:
+        legal = ", ".join(
+            f"{x.cpp_name} x {y.cpp_name} -> {z.cpp_name}" for (x, y), z in MMAD_TYPES.items()
+        )
+        raise AscregTypeError(
+            f"{a.dtype.cpp_name} x {b.dtype.cpp_name} -> {c.dtype.cpp_name} is not a Mmad of the "
+            f"Ascend 950; the legal ones are {legal}"
+        )
+    return out
+
+
+def run_mmad(
+    c: Pointer[Any], a: Pointer[Any], b: Pointer[Any], bias: Pointer[Any] | None, run: MmadRun
+) -> None:
+    """``C = A x B + C0`` on ``PIPE_M``: A (L0A, NZ) m x k, B (L0B, ZN) k x n, C (L0C, NZ) m x n.
+
+    The operands' types are checked (:func:`mmad_types`) and their alignment (C 1024 bytes, A
+    and B 512); a zero size runs nothing. The arithmetic is :func:`ascreg.core.cube.mmad`.
+    """
+    out = mmad_types(c, a, b)
+    for ptr, align, role in ((c, 1024, "dst"), (a, 512, "fm"), (b, 512, "filter")):
+        aligned(ptr, align, role)
+    if not (run.m and run.n and run.k):
+        return
+    with OnPipe(current_block(), PIPE_M):
+        _mmad(c, a, b, bias, run, out)
+
+
+def _mmad(
+    c: Pointer[Any],
+    a: Pointer[Any],
+    b: Pointer[Any],
+    bias: Pointer[Any] | None,
+    run: MmadRun,
+    out: type[Scalar],
+) -> None:
+    m, n, k = run.m, run.n, run.k
+    mb, nb = -(-m // ROWS), -(-n // ROWS)
+    ca, cb = c0(a.dtype), c0(b.dtype)
+    ka, kb = -(-k // ca), -(-k // cb)
+    wide = np.float64
+    if m == 1 and not run.disable_gemv:  # GEMV: A is one ND row of k elements
+        left = np.zeros((ROWS, k), wide)
+        left[0] = _values(a.view(k, "reads"), a.dtype, wide)
+    else:
+        left = _values(_nz(a, mb, ka, ca, "a"), a.dtype, wide)
+    right = _values(_nz(b, nb, kb, cb, "b"), b.dtype, wide)
+    if left.shape[1] != k:
+        left = left[:, :k]
+    if right.shape[1] != k:
+        right = right[:, :k]
+    old = _initial(c, bias, run, mb, nb, out)
+    into = core.nz_blocks(c.view(nb * mb * ROWS * ROWS, "writes"), mb * ROWS, nb, ROWS)
+    core.mmad(left, right, old, out.np_dtype, scratch("c", (mb * ROWS, nb * ROWS), wide), into)
+
+
+def _nz(ptr: Pointer[Any], row_blocks: int, col_blocks: int, row: int, role: str) -> Any:
+    """Read an NZ operand as its logical matrix, widened to float64 (raw codes: as they are)."""
+    flat = ptr.view(row_blocks * col_blocks * ROWS * row, "reads")
+    rows = row_blocks * ROWS
+    if ptr.dtype is hifloat8_t:
+        return core.nz_read(flat, row_blocks, col_blocks, row, rows)
+    work = scratch(role, (rows, col_blocks * row), np.float64)
+    return core.nz_read(flat, row_blocks, col_blocks, row, rows, np.float64, work)
+
+
+def scratch(role: str, shape: tuple[int, int], dtype: Any) -> Any:
+    """Return a reused work array of the running cube (fresh large arrays cost page faults)."""
+    work = cube_buffers().scratch
+    found = work.get(role)
+    if found is None or found.shape != shape or found.dtype != dtype:
+        found = work[role] = np.empty(shape, dtype)
+    return found
+
+
+def _values(lanes: Any, dtype: type[Scalar], wide: Any) -> Any:
+    """Return the element values of *lanes* (hifloat8 codes decoded, the others widened)."""
+    return decode(lanes, dtype) if dtype is hifloat8_t else lanes.astype(wide, copy=False)
+
+
+def _initial(
+    c: Pointer[Any], bias: Pointer[Any] | None, run: MmadRun, mb: int, nb: int, out: Any
+) -> Any:
+    """Return the C value the products are added to: zeros, a bias row, or L0C's contents."""
+    if bias is None and run.init_zero:
+        return np.zeros((1, nb * ROWS), out.np_dtype)
+    if bias is None and run.bias_table:
+        bias = cube_buffers().bt.pointer(out, 0)
+    if bias is not None:
+        return bias.view(nb * ROWS, "reads").reshape(1, -1)
+    return core.nz_read(c.view(nb * mb * ROWS * ROWS, "reads"), mb, nb, ROWS, mb * ROWS)
