@@ -15,6 +15,9 @@
 #define __gm__
 #define __ubuf__
 #define __cbuf__
+#define __ca__
+#define __cb__
+#define __cc__
 #define __global__
 #define __vector__
 #define __aicore__
@@ -91,6 +94,7 @@ ASCREG_BYTE_TYPE(fp8_e5m2_t)
 ASCREG_BYTE_TYPE(fp8_e8m0_t)
 ASCREG_BYTE_TYPE(hifloat8_t)
 ASCREG_BYTE_TYPE(int4x2_t)
+ASCREG_BYTE_TYPE(int4b_t)  // a 4-bit element (cube loads of s4): its pointer type is what counts
 ASCREG_BYTE_TYPE(fp4x2_e2m1_t)
 ASCREG_BYTE_TYPE(fp4x2_e1m2_t)
 #undef ASCREG_BYTE_TYPE
@@ -6837,7 +6841,6 @@ struct TransDataTo5HDParams { template <typename... A> constexpr TransDataTo5HDP
 struct UnaryRepeatParams { template <typename... A> constexpr UnaryRepeatParams(A&&...) {} };
 struct CArray { template <typename... A> constexpr CArray(A&&...) {} };
 struct Struct { template <typename... A> constexpr Struct(A&&...) {} };
-struct int4b_t { template <typename... A> constexpr int4b_t(A&&...) {} };
 struct MrgSortSrcList { template <typename... A> constexpr MrgSortSrcList(A&&...) {} };
 struct SortConfig { template <typename... A> constexpr SortConfig(A&&...) {} };
 struct TopKConfig { template <typename... A> constexpr TopKConfig(A&&...) {} };

@@ -7,6 +7,9 @@
 #define __gm__
 #define __ubuf__
 #define __cbuf__
+#define __ca__
+#define __cb__
+#define __cc__
 #define __global__
 #define __vector__
 #define __aicore__
@@ -83,6 +86,7 @@ ASCREG_BYTE_TYPE(fp8_e5m2_t)
 ASCREG_BYTE_TYPE(fp8_e8m0_t)
 ASCREG_BYTE_TYPE(hifloat8_t)
 ASCREG_BYTE_TYPE(int4x2_t)
+ASCREG_BYTE_TYPE(int4b_t)  // a 4-bit element (cube loads of s4): its pointer type is what counts
 ASCREG_BYTE_TYPE(fp4x2_e2m1_t)
 ASCREG_BYTE_TYPE(fp4x2_e1m2_t)
 #undef ASCREG_BYTE_TYPE
