@@ -243,3 +243,16 @@ def test_unknown_policy_value() -> None:
     err(lambda: ascreg.set_policy(undefined="ignore"))  # type: ignore[arg-type]
     assert ascreg.get_policy().undefined == "error"
     assert isinstance(PolicyError("x"), ValueError)
+
+
+def test_a_signalling_nan_scalar_converts_quietly() -> None:
+    """float64 -> float32 of a signalling NaN raises FE_INVALID (a numpy RuntimeWarning, an
+    error in the test run); IEEE 754 gives a quiet NaN, and so does the conversion."""
+    import struct
+
+    from ascreg import half
+    from ascreg.machine.convert import to_dtype
+
+    signalling = struct.unpack("<d", struct.pack("<Q", 0x7FF4000000000000))[0]
+    value = to_dtype(signalling, half)
+    assert np.isnan(value.astype(np.float32))

@@ -251,7 +251,8 @@ def _odd_float32(wide: Arr) -> Arr:
     An overflow to infinity steps back to the largest float32, which still rounds to infinity
     in every narrower type.
     """
-    near = wide.astype(np.float32)
+    with np.errstate(invalid="ignore"):  # a signalling NaN comes out quiet, as IEEE 754 has it
+        near = wide.astype(np.float32)
     back = near.astype(np.float64)
     inexact = (back != wide) & np.isfinite(wide)
     if not inexact.any():
