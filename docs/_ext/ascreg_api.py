@@ -111,7 +111,7 @@ EXTERNAL_PREFIXES = (
     "numpy.", "np.", "typing.", "typing_extensions.", "collections.", "enum.", "attrs.",
     "ml_dtypes.", "contextlib.", "types.", "builtins.", "abc.", "pathlib.",
     "ml_dtypes.", "contextlib.", "types.", "builtins.", "abc.", "pytest.", "_pytest.",
-    "hypothesis.",
+    "hypothesis.", "weakref.",
 )  # fmt: skip
 """References into these packages render as plain text (the build fetches no inventories)."""
 
