@@ -89,8 +89,17 @@ def combo_text(combo: tuple[type[Scalar], ...]) -> str:
 
 
 def dtype_imports() -> str:
-    """Every dtype marker, one import line each, sorted by name."""
-    return "\n".join(f"    {d.__name__}," for d in sorted(REG_TYPES, key=lambda d: d.__name__))
+    """Every dtype marker the rows name (``int4b_t`` of the cube loads too), one line each."""
+    named = {
+        d
+        for row in SPECS.values()
+        for combo in row.combos
+        for d in combo
+        if isinstance(d, type) and issubclass(d, Scalar)
+    }
+    return "\n".join(
+        f"    {d.__name__}," for d in sorted({*REG_TYPES, *named}, key=lambda d: d.__name__)
+    )
 
 
 def is64(*dtypes: type[Scalar]) -> bool:

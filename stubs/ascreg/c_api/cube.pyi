@@ -3,7 +3,7 @@
 
 from typing import overload
 
-from ascreg._dtypes import bfloat16_t, float32_t, fp4x2_e1m2_t, fp4x2_e2m1_t, fp8_e4m3fn_t, fp8_e5m2_t, half, hifloat8_t, int16_t, int32_t, int8_t, uint16_t, uint32_t, uint8_t
+from ascreg._dtypes import bfloat16_t, float32_t, fp4x2_e1m2_t, fp4x2_e2m1_t, fp8_e4m3fn_t, fp8_e5m2_t, half, hifloat8_t, int16_t, int32_t, int4b_t, int8_t, uint16_t, uint32_t, uint8_t
 from ascreg.machine.cube import CaPtr, CbPtr, CbufPtr, CcPtr
 from ascreg._typing import _IntLike
 

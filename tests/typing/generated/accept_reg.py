@@ -37,6 +37,7 @@ from ascreg import (
     hifloat8_t,
     int16_t,
     int32_t,
+    int4b_t,
     int4x2_t,
     int64_t,
     int8_t,

@@ -22,6 +22,7 @@ from ascreg._dtypes import (
     hifloat8_t,
     int16_t,
     int32_t,
+    int4b_t,
     int4x2_t,
     int64_t,
     int8_t,
