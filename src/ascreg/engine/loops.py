@@ -293,9 +293,6 @@ class _Body:
         A plan records the calls of ops' own entry points (:data:`FORWARDER_MARKER`); a wrapper
         around one (a deprecated spelling, which also warns) is batched but not recorded.
         """
-        if _pure_method(call.func, self.func):
-            self.recordable = False  # (a plan would keep the value it made from this call's)
-            return
         target = _resolve(call.func, self.func, self.local)
         if target is range:
             return  # a nested loop's range (its header was checked)
@@ -303,7 +300,10 @@ class _Body:
             self.callee(target, ast.unparse(call.func))
             return
         if not _allowed(target):
-            raise _Refusal(f"calls {ast.unparse(call.func)}, which is not an ascreg operation")
+            if not _pure_method(call.func, self.func):  # (a method of a local: parsed only here)
+                raise _Refusal(f"calls {ast.unparse(call.func)}, which is not an ascreg operation")
+            self.recordable = False  # (a plan would keep the value it made from this call's)
+            return
         if not _constructs(target):
             marker = getattr(target, FORWARDER_MARKER, None)
             self.recordable &= marker is True and not hasattr(target, "__wrapped__")
