@@ -376,6 +376,92 @@ class FixpipeParamsArch3510(metaclass=ClassTemplate):
         )
 
 
+V220_FIELDS = (
+    "nSize", "mSize", "srcStride", "dstStride", "reluEn", "quantPre", "deqScalar", "ndNum",
+    "srcNdStride", "dstNdStride", "unitFlag", "isChannelSplit",
+)  # fmt: skip
+"""The fields of ``FixpipeParamsV220`` in the order of its constructors' arguments."""
+V220_LIMITS = {"srcNdStride": (0, 512), "dstNdStride": (0, 65535)}
+"""The ranges of the V220 fields that differ from ``FixpipeParamsArch3510``'s."""
+
+
+class FixpipeParamsV220:
+    """``AscendC::FixpipeParamsV220``: an L0C -> GM move, in the form the 950 keeps from V220.
+
+    Built with no argument, the first five fields (``nSize, mSize, srcStride, dstStride,
+    reluEn``), eleven (``..., quantPre, deqScalar, ndNum, srcNdStride, dstNdStride,
+    unitFlag``) or twelve (``..., isChannelSplit``), as the header's constructors. The layout
+    is ``Fixpipe``'s ``config`` (``CFG_ROW_MAJOR``, the default, or ``CFG_NZ``); the fields
+    mean what ``FixpipeParamsArch3510``'s do, except two units: an NZ ``dstStride`` counts
+    32-byte blocks (not elements) and ``srcNdStride`` counts 16 x C0 fractals (not C0 rows).
+
+    Examples
+    --------
+    >>> p = FixpipeParamsV220(128, 256, 256, 128, False, QuantMode_t.F322F16, 0, 1, 0, 0, 0)
+    >>> p.quantPre.name, p.ndNum, p.isChannelSplit
+    ('F322F16', 1, False)
+    """
+
+    nSize: int
+    mSize: int
+    srcStride: int
+    dstStride: int
+    reluEn: bool
+    quantPre: QuantMode_t
+    deqScalar: int
+    ndNum: int
+    srcNdStride: int
+    dstNdStride: int
+    unitFlag: int
+    isChannelSplit: bool
+
+    def __init__(self, *args: Any) -> None:
+        if len(args) not in (0, 5, 11, 12):
+            raise AscregTypeError(
+                f"FixpipeParamsV220 takes 0, 5, 11 or 12 arguments ({', '.join(V220_FIELDS)}), "
+                f"got {len(args)}"
+            )
+        defaults = (0, 0, 0, 0, False, QuantMode_t.NoQuant, 0, 1, 0, 0, 0, False)
+        for field, value in zip(V220_FIELDS, args + defaults[len(args) :], strict=True):
+            setattr(self, field, value)
+
+    def __repr__(self) -> str:
+        return (
+            f"FixpipeParamsV220(nSize={self.nSize}, mSize={self.mSize}, "
+            f"srcStride={self.srcStride}, dstStride={self.dstStride})"
+        )
+
+    def as_arch3510(self, layout: CO2Layout, dst_size: int) -> FixpipeParamsArch3510:
+        """Return the ``FixpipeParamsArch3510<layout>`` move these fields describe.
+
+        *dst_size* is the bytes of a destination element (an NZ ``dstStride`` is in 32-byte
+        blocks here, in elements there).
+        """
+        if layout is CO2Layout.COLUMN_MAJOR:
+            raise AscregTypeError(
+                "FixpipeParamsV220 has no NZ2DN fields: a CFG_COLUMN_MAJOR Fixpipe takes "
+                "FixpipeParamsArch3510<CO2Layout::COLUMN_MAJOR>"
+            )
+        for field, (low, high) in V220_LIMITS.items():
+            operands.in_range(getattr(self, field), f"FixpipeParamsV220.{field}", low, high)
+        if layout is CO2Layout.ROW_MAJOR:
+            operands.in_range(self.mSize, "FixpipeParamsV220.mSize (NZ2ND)", 0, 8192)
+        if self.nSize % ROWS and not self.isChannelSplit:
+            raise AscregError(f"FixpipeParamsV220.nSize {self.nSize} is not a multiple of 16")
+        dst_stride = self.dstStride
+        if layout is CO2Layout.NZ:
+            dst_stride = operands.in_range(dst_stride, "FixpipeParamsV220.dstStride", 1, 2**32 - 1)
+            dst_stride = dst_stride * C0_BYTES // dst_size
+        moved = FixpipeParamsArch3510(
+            self.nSize, self.mSize, self.srcStride, dst_stride, format=layout
+        )
+        moved.quantPre, moved.deqScalar, moved.reluEn = self.quantPre, self.deqScalar, self.reluEn
+        moved.unitFlag, moved.isChannelSplit = self.unitFlag, self.isChannelSplit
+        if layout is CO2Layout.ROW_MAJOR:
+            moved.params = Nz2NdParams(self.ndNum, self.srcNdStride * ROWS, self.dstNdStride)
+        return moved
+
+
 # -- helpers ---------------------------------------------------------------------------------
 
 
@@ -906,12 +992,17 @@ def _Fixpipe(
         raise AscregTypeError(
             "ascreg's Fixpipe moves L0C to GM (a GlobalTensor dst); L0C -> UB / L1 is not emulated"
         )
-    if len(args) not in (1, 2) or not isinstance(args[-1], FixpipeParamsArch3510):
+    if len(args) not in (1, 2) or not isinstance(
+        args[-1], FixpipeParamsArch3510 | FixpipeParamsV220
+    ):
         raise AscregTypeError(
-            "Fixpipe takes (dst, src, FixpipeParamsArch3510) or (dst, src, cbufWorkspace, "
-            "FixpipeParamsArch3510)"
+            "Fixpipe takes (dst, src, params) or (dst, src, cbufWorkspace, params), the params "
+            "a FixpipeParamsArch3510 or a FixpipeParamsV220"
         )
-    s, d, p = _local(src, "src", ("CO1",)), dst.GetPhyAddr(), _braced(args[-1])
+    s, d, p = _local(src, "src", ("CO1",)), dst.GetPhyAddr(), args[-1]
+    if isinstance(p, FixpipeParamsV220):  # its layout is the config's (C++: CFG_ROW_MAJOR)
+        p = p.as_arch3510((config or CFG_ROW_MAJOR).format, d.dtype.size)
+    p = _braced(p)
     _check_config(d.dtype, s.dtype, p, dstT, srcT, config)
     _aligned(s, 64, "src")
     if p.isChannelSplit and not (
@@ -1101,6 +1192,7 @@ __all__ = [
     "Fixpipe",
     "FixpipeConfig",
     "FixpipeParamsArch3510",
+    "FixpipeParamsV220",
     "LoadData2DParams",
     "LoadData2DParamsV2",
     "LoadData2dTransposeParams",

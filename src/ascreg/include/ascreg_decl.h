@@ -172,7 +172,7 @@ enum Format { FORMAT_NCHW = 0, FORMAT_NHWC = 1, FORMAT_ND = 2, FORMAT_NC1HWC0 = 
 enum class FmatrixMode { FMATRIX_LEFT = 0, FMATRIX_RIGHT = 1 };
 enum class GatherMaskMode { VERSION_V1 = 0, VERSION_V2 = 1 };
 enum class HardEvent { MTE2_V = 0, V_MTE2 = 1, V_MTE3 = 2, MTE3_V = 3, MTE2_MTE3 = 4, MTE3_MTE2 = 5, S_V = 6, V_S = 7, S_MTE2 = 8, MTE2_S = 9, S_MTE3 = 10, MTE3_S = 11, MTE2_MTE1 = 12, MTE1_MTE2 = 13, MTE1_M = 14, M_MTE1 = 15, M_FIX = 16, FIX_M = 17, MTE2_FIX = 18, FIX_MTE2 = 19, MTE1_FIX = 20, FIX_MTE1 = 21, FIX_S = 22, M_S = 23, FIX_MTE3 = 24, MTE2_M = 25, M_MTE2 = 26, MTE3_MTE1 = 27, MTE1_MTE3 = 28 };
-enum class Hardware { UB = 0 };
+enum class Hardware { GM = 0, UB = 1, L1 = 2, L0A = 3, L0B = 4, L0C = 5, BIAS = 6, FIXBUF = 7, MAX = 8 };
 enum KernelMetaType { KERNEL_TYPE_AIV_ONLY = 0, KERNEL_TYPE_AIC_ONLY = 1, KERNEL_TYPE_MIX_AIV_1_0 = 2, KERNEL_TYPE_MIX_AIC_1_0 = 3, KERNEL_TYPE_MIX_AIC_1_1 = 4, KERNEL_TYPE_MIX_AIC_1_2 = 5, KERNEL_TYPE_AICORE = 6, KERNEL_TYPE_VECTORCORE = 7, KERNEL_TYPE_MIX_AICORE = 8, KERNEL_TYPE_MIX_VECTOR_CORE = 9, KERNEL_TYPE_MAX = 10 };
 enum class LayoutMode { NONE = 0, BSNGD = 1, SBNGD = 2, BNGS1S2 = 3, NORMAL = 4 };
 enum class MaskMode { NORMAL = 0, COUNTER = 1 };
@@ -6806,6 +6806,7 @@ struct Dn2NzParams { template <typename... A> constexpr Dn2NzParams(A&&...) {} }
 struct ExpConfig { template <typename... A> constexpr ExpConfig(A&&...) {} };
 struct FixpipeConfig { template <typename... A> constexpr FixpipeConfig(A&&...) {} };
 template <auto format = AscendC::CO2Layout::ROW_MAJOR> struct FixpipeParamsArch3510 { template <typename... A> constexpr FixpipeParamsArch3510(A&&...) {} };
+struct FixpipeParamsV220 { template <typename... A> constexpr FixpipeParamsV220(A&&...) {} };
 struct GatherMaskParams { template <typename... A> constexpr GatherMaskParams(A&&...) {} };
 struct IsResetLoad3dConfig { template <typename... A> constexpr IsResetLoad3dConfig(A&&...) {} };
 struct LnConfig { template <typename... A> constexpr LnConfig(A&&...) {} };
