@@ -43,11 +43,11 @@ from ascreg._dtypes import (
 )
 from ascreg.core import cube as core
 from ascreg.core.convert import decode
-from ascreg.errors import AlignmentError, AscregError, AscregTypeError
+from ascreg.errors import AlignmentError, AscregError, AscregTypeError, UnsupportedError
 from ascreg.machine.block import BlockContext, current_block
-from ascreg.machine.cube import C0_BYTES, FRACTAL_BYTES, cube_buffers
+from ascreg.machine.cube import C0_BYTES, FRACTAL_BYTES, L0C_BYTES, cube_buffers
 from ascreg.machine.memory import Pointer
-from ascreg.machine.sync import COPY_PIPES, PIPE_M, PIPE_MTE1, Pipe
+from ascreg.machine.sync import COPY_PIPES, PIPE_FIX, PIPE_M, PIPE_MTE1, Pipe
 
 ROWS = core.FRACTAL_ROWS
 
@@ -179,7 +179,8 @@ class MmadRun:
 
     ``init_zero`` starts C at 0; otherwise ``bias_table`` takes the bias row from the bias table
     (address 0) and false keeps L0C's value. ``disable_gemv`` false with ``m == 1`` reads A as
-    one ND row (GEMV).
+    one ND row (GEMV). ``unit_flag`` (0, 2 or 3) takes part in the L0C unit flags
+    (:func:`unit_acquire`).
     """
 
     m: int
@@ -188,6 +189,7 @@ class MmadRun:
     init_zero: bool = True
     bias_table: bool = False
     disable_gemv: bool = False
+    unit_flag: int = 0
 
 
 def mmad_types(c: Pointer[Any], a: Pointer[Any], b: Pointer[Any]) -> type[Scalar]:
@@ -217,8 +219,12 @@ def run_mmad(
         aligned(ptr, align, role)
     if not (run.m and run.n and run.k):
         return
-    with OnPipe(current_block(), PIPE_M):
+    ctx = current_block()
+    span = unit_span(c, -(-run.m // ROWS) * -(-run.n // ROWS) * ROWS * ROWS * out.size)
+    unit_acquire(ctx, span, run.unit_flag, write=True)
+    with OnPipe(ctx, PIPE_M):
         _mmad(c, a, b, bias, run, out)
+    unit_release(ctx, span, run.unit_flag, write=True)
 
 
 def _mmad(
@@ -284,3 +290,96 @@ def _initial(
     if bias is not None:
         return bias.view(nb * ROWS, "reads").reshape(1, -1)
     return core.nz_read(c.view(nb * mb * ROWS * ROWS, "reads"), mb, nb, ROWS, mb * ROWS)
+
+
+# -- unitFlag: the L0C unit flags of Mmad and Fixpipe ------------------------------------------
+
+UNIT_BYTES = 512
+"""One L0C memory block with its own unit flag (``UnitFlag.md``)."""
+UNIT_FLAG_VALUES = (0, 2, 3)
+"""The ``unitFlag`` values of ``Mmad`` and ``Fixpipe``: 0 off, 2 on (the flag kept), 3 on and
+the flag flipped after the instruction."""
+L0C_UNITS = L0C_BYTES // UNIT_BYTES
+"""The unit-flag blocks of L0C."""
+UNIT_STATE = "cube.unit_flags"
+"""The key of a block's :class:`UnitFlags` in ``BlockContext.state``."""
+UNIT_PAGE = "矩阵计算（ISASI）/Mmad计算关键特性说明/UnitFlag.md"
+
+
+@attrs.define
+class UnitFlags:
+    """The unit flag of each 512-byte L0C block and the work that last released it.
+
+    A flag of 1 says the block holds a result a unit-flag ``Fixpipe`` may read; 0 that a
+    unit-flag ``Mmad`` may write it. *released* maps a block to the pipe token of the
+    instruction that last flipped its flag, which the waiting side acquires: the flag orders
+    the two pipes on those blocks as a ``M_FIX`` / ``FIX_M`` flag would.
+    """
+
+    ready: Any = attrs.field(factory=lambda: np.zeros(L0C_UNITS, bool))
+    released: dict[int, dict[Pipe, int]] = attrs.field(factory=dict)
+
+
+def unit_flags(ctx: BlockContext) -> UnitFlags:
+    """Return the running block's :class:`UnitFlags` (all 0 at first)."""
+    found = ctx.state.get(UNIT_STATE)
+    if found is None:
+        found = ctx.state[UNIT_STATE] = UnitFlags()
+    return found  # type: ignore[no-any-return]
+
+
+def unit_flag(value: Any, role: str) -> int:
+    """Check a ``unitFlag`` value (0, 2 or 3) and return it."""
+    if value not in UNIT_FLAG_VALUES or isinstance(value, bool):
+        raise AscregError(f"{role} must be 0, 2 or 3 (UnitFlag.md), got {value!r}")
+    return int(value)
+
+
+def unit_span(ptr: Pointer[Any], nbytes: int) -> slice:
+    """Return the unit-flag blocks of the L0C bytes ``[ptr, ptr + nbytes)``."""
+    first = ptr.address // UNIT_BYTES
+    return slice(first, -(-(ptr.address + nbytes) // UNIT_BYTES))
+
+
+def unit_acquire(ctx: BlockContext, span: slice, flag: int, write: bool) -> None:
+    """Before a unit-flag ``Mmad`` (*write*) or ``Fixpipe``: check the flags, take their order.
+
+    A ``Mmad`` waits until its blocks' flags are 0 and a ``Fixpipe`` until they are 1; in
+    program order that means a later instruction of the other pipe would release them, a
+    reordering ascreg does not emulate (:class:`~ascreg.errors.UnsupportedError`).
+    """
+    if not flag:
+        return
+    flags = unit_flags(ctx)
+    blocked = flags.ready[span] if write else ~flags.ready[span]
+    if blocked.any():
+        first = span.start + int(np.argmax(blocked))
+        who, state, other = ("Mmad", 1, "Fixpipe") if write else ("Fixpipe", 0, "Mmad")
+        raise UnsupportedError(
+            f"{who} with unitFlag {flag}: the unit flag of L0C block {first} (bytes "
+            f"{first * UNIT_BYTES:#x}..) is {state}, so it waits for a later unit-flag {other}; "
+            f"ascreg runs the cube in program order and does not emulate that ({UNIT_PAGE}, "
+            "docs/limitations.md)"
+        )
+    pipe = PIPE_M if write else PIPE_FIX
+    for block in range(span.start, span.stop):
+        token = flags.released.get(block)
+        if token is not None:
+            ctx.tracker.acquire(pipe, token)
+
+
+def unit_release(ctx: BlockContext, span: slice, flag: int, write: bool) -> None:
+    """After a unit-flag instruction: flag 3 flips its blocks' flags (to 1 after a write)."""
+    if flag != 3:
+        return
+    flags = unit_flags(ctx)
+    flags.ready[span] = write
+    token = ctx.tracker.token(PIPE_M if write else PIPE_FIX)
+    for block in range(span.start, span.stop):
+        flags.released[block] = token
+
+
+def unit_reset(ctx: BlockContext) -> None:
+    """``SetFixPipeConfig(..., isUnitFlag = true)``: every L0C unit flag back to 0."""
+    flags = unit_flags(ctx)
+    flags.ready[:] = False

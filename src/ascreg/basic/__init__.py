@@ -90,6 +90,7 @@ from ascreg.basic._cube import (
     Nz2DnParams,
     Nz2NdParams,
     QuantMode_t,
+    SetFixPipeConfig,
 )
 from ascreg.basic._datatype import *  # noqa: F403 (the DataType / Format members; its __all__)
 from ascreg.basic._events import (
@@ -539,6 +540,7 @@ __all__ = [
     "SetAtomicNone",
     "SetCtrlSpr",
     "SetDeqScale",
+    "SetFixPipeConfig",
     "SetFlag",
     "SetFmatrix",
     "SetLoadDataPaddingValue",

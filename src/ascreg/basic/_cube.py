@@ -68,8 +68,14 @@ from ascreg._frontend.cube import (
     load_2d,
     mmad_types,
     run_mmad,
+    unit_acquire,
+    unit_flag,
+    unit_release,
+    unit_reset,
+    unit_span,
 )
 from ascreg.basic._template import (
+    BOOLEAN,
     TYPENAME,
     ClassTemplate,
     Signature,
@@ -917,11 +923,11 @@ def Mmad(dst: LocalTensor[Any], fm: LocalTensor[Any], filter: LocalTensor[Any], 
     m, n, k = (
         operands.in_range(getattr(params, x), f"MmadParams.{x}", 0, MMAD_LIMIT) for x in "mnk"
     )
-    if params.unitFlag not in (0, 2, 3):
-        raise AscregError(f"MmadParams.unitFlag must be 0, 2 or 3, got {params.unitFlag!r}")
+    flag = unit_flag(params.unitFlag, "MmadParams.unitFlag")
     run = MmadRun(
-        m, n, k, bool(params.cmatrixInitVal), bool(params.cmatrixSource), bool(params.disableGemv)
-    )
+        m, n, k, bool(params.cmatrixInitVal), bool(params.cmatrixSource),
+        bool(params.disableGemv), flag,
+    )  # fmt: skip
     run_mmad(c, a, b, bias_ptr, run)
 
 
@@ -1017,11 +1023,14 @@ def _Fixpipe(
     operands.in_range(p.srcStride, "srcStride", 0, 65535)
     operands.in_range(p.dstStride, "dstStride", 1, 2**32 - 1)
     count = _matrix_count(p)
+    flag = _fixpipe_unit_flag(p)
     if not (m and n and count):
         return
     ctx = current_block()
     rows, cols = np.arange(m, dtype=np.int64)[:, None], np.arange(n, dtype=np.int64)
     atomic = _atomic_op(ctx, d.dtype)
+    units = unit_span(s, _fixpipe_extent(p, rows, cols, count) * s.dtype.size)
+    unit_acquire(ctx, units, flag, write=False)
     with _OnPipe(ctx, PIPE_FIX):  # the vector quantisation words are read on PIPE_FIX
         convert = _converter(s.dtype, d.dtype, p, args[0] if len(args) == 2 else None)
         for i in range(count):
@@ -1039,6 +1048,23 @@ def _Fixpipe(
                 new = np.ascontiguousarray(converted, dtype=old.dtype)
                 merged = combine(atomic, d.dtype, old.view(np.uint8), new.view(np.uint8))
                 out[dst_at] = merged.view(old.dtype).reshape(old.shape)
+    unit_release(ctx, units, flag, write=False)
+
+
+def _fixpipe_unit_flag(p: FixpipeParamsArch3510) -> int:
+    """Check ``p.unitFlag`` (0, 2 or 3; not with an NZ2DN move of ``srcNzC0Stride`` > 1)."""
+    flag = unit_flag(p.unitFlag, "FixpipeParamsArch3510.unitFlag")
+    if flag and p.format is CO2Layout.COLUMN_MAJOR and p.params.srcNzC0Stride != 1:
+        raise AscregError(
+            f"unitFlag {flag} with an NZ2DN move of srcNzC0Stride {p.params.srcNzC0Stride}: the "
+            "Fixpipe page allows the unit flag only with srcNzC0Stride 1"
+        )
+    return flag
+
+
+def _fixpipe_extent(p: FixpipeParamsArch3510, rows: Any, cols: Any, count: int) -> int:
+    """Return the L0C elements a Fixpipe's reads span from its src (its unit-flag blocks)."""
+    return max(int(_fixpipe_offsets(p, rows, cols, i, 4)[0].max()) + 1 for i in range(count))
 
 
 def _atomic_op(ctx: BlockContext, dtype: type[Scalar]) -> str | None:
@@ -1068,6 +1094,52 @@ Fixpipe = function_template(
     ),
     name="Fixpipe",
 )(_Fixpipe)
+
+
+@function_template(Signature(T=(TYPENAME, None), setRelu=(BOOLEAN, False)), name="SetFixPipeConfig")
+def SetFixPipeConfig(*args: Any, T: type[Scalar] | None = None, setRelu: bool = False) -> None:
+    """``SetFixPipeConfig<T[, setRelu]>(preData[, isUnitFlag])`` or ``(reluPre, quantPre[, isUnitFlag])``.
+
+    ascreg models the unit-flag form: *preData* a ``CO1`` tensor and ``isUnitFlag`` true set
+    the unit flag of every L0C block to 0 (``UnitFlag.md``; ``Mmad`` and ``Fixpipe`` with
+    ``unitFlag`` 2 or 3 wait on them). Setting the quantisation tensor from the Fixpipe Buffer
+    (``C2PIPE2GM``) is an :class:`~ascreg.errors.UnsupportedError`: ascreg's ``Fixpipe`` takes
+    its words from ``deqScalar`` or *cbufWorkspace*. ``setRelu`` must be false (the page).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import float32_t, half
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     a = LocalTensor[half](TPosition.A2, 0, 256); b = LocalTensor[half](TPosition.B2, 0, 256)
+    ...     c = LocalTensor[float32_t](TPosition.CO1, 0, 256)
+    ...     p = MmadParams(16, 16, 16); p.unitFlag = 3
+    ...     Mmad(c, a, b, p)  # its L0C blocks' flags are now 1: a unit-flag Mmad would wait
+    ...     SetFixPipeConfig[float32_t](c, True)
+    ...     Mmad(c, a, b, p)
+    """
+    _ascreg_call = "SetFixPipeConfig"
+    if setRelu:
+        raise AscregError("setRelu must be false: the one-tensor form sets the quant tensor only")
+    tensors = [a for a in args if isinstance(a, LocalTensor)]
+    rest = args[len(tensors) :]
+    if len(tensors) not in (1, 2) or len(rest) > 1:
+        raise AscregTypeError(
+            "SetFixPipeConfig takes (preData[, isUnitFlag]) or (reluPre, quantPre[, isUnitFlag])"
+        )
+    is_unit_flag = rest[0] if rest else False
+    if not isinstance(is_unit_flag, bool | np.bool_):
+        raise AscregTypeError(f"isUnitFlag must be a bool, got {is_unit_flag!r:.40}")
+    if len(tensors) == 2 or tensors[0].GetPosition().name != "CO1":
+        raise UnsupportedError(
+            "SetFixPipeConfig with a quantisation tensor in the Fixpipe Buffer: ascreg's Fixpipe "
+            "takes its words from deqScalar or cbufWorkspace (docs/limitations.md)"
+        )
+    _local(tensors[0], "preData", ("CO1",))
+    if is_unit_flag:
+        unit_reset(current_block())
 
 
 def _check_config(
@@ -1204,4 +1276,5 @@ __all__ = [
     "Nz2DnParams",
     "Nz2NdParams",
     "QuantMode_t",
+    "SetFixPipeConfig",
 ]

@@ -7088,6 +7088,7 @@ template <typename T, typename U, auto... modes, typename... A> __aicore__ ascre
 inline ascreg_detail::any SetCtrlSpr;
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any SetDeqScale(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any SetDeqScale(A&&... args);
+template <typename T = DefaultType, bool setRelu = false, typename... A> __aicore__ ascreg_detail::any SetFixPipeConfig(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any SetFmatrix(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any SetFmatrix(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any SetLoadDataPaddingValue(A&&... args);
