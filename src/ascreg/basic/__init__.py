@@ -130,9 +130,12 @@ from ascreg.basic._load3d import (
     LoadData2DMxParams,
     LoadData3DParamsV2,
     LoadDataRepeatParam,
+    LoadDataRepeatParamWithStride,
+    LoadDataWithStride,
     SetFmatrix,
     SetLoadDataPaddingValue,
     SetLoadDataRepeat,
+    SetLoadDataRepeatWithStride,
 )
 from ascreg.basic._matmul_type import CubeFormat, LayoutMode, MatmulType, MatmulTypeArgs
 from ascreg.basic._mutex import AllocMutexID, Mutex, MutexID, ReleaseMutexID
@@ -465,6 +468,8 @@ __all__ = [
     "LoadData2dTransposeParamsV2",
     "LoadData3DParamsV2",
     "LoadDataRepeatParam",
+    "LoadDataRepeatParamWithStride",
+    "LoadDataWithStride",
     "LoadDataWithTranspose",
     "LocalMemAllocator",
     "LocalTensor",
@@ -545,6 +550,7 @@ __all__ = [
     "SetFmatrix",
     "SetLoadDataPaddingValue",
     "SetLoadDataRepeat",
+    "SetLoadDataRepeatWithStride",
     "SetLoopModePara",
     "SetMaskCount",
     "SetMaskNorm",

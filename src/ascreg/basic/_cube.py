@@ -398,8 +398,11 @@ class FixpipeParamsV220:
     reluEn``), eleven (``..., quantPre, deqScalar, ndNum, srcNdStride, dstNdStride,
     unitFlag``) or twelve (``..., isChannelSplit``), as the header's constructors. The layout
     is ``Fixpipe``'s ``config`` (``CFG_ROW_MAJOR``, the default, or ``CFG_NZ``); the fields
-    mean what ``FixpipeParamsArch3510``'s do, except two units: an NZ ``dstStride`` counts
-    32-byte blocks (not elements) and ``srcNdStride`` counts 16 x C0 fractals (not C0 rows).
+    mean what ``FixpipeParamsArch3510``'s do, except one unit: an NZ ``dstStride`` counts
+    32-byte blocks (not elements). ``srcNdStride`` counts C0 rows, as there: the 950's header
+    copies it into ``Nz2NdParams`` unchanged and the batch_matmul example counts so ("A5: unit
+    C0_SIZE"); the Fixpipe page's V220 table says 16 x C0 fractals, the A2 / A3 unit
+    (docs/limitations.md).
 
     Examples
     --------
@@ -464,7 +467,7 @@ class FixpipeParamsV220:
         moved.quantPre, moved.deqScalar, moved.reluEn = self.quantPre, self.deqScalar, self.reluEn
         moved.unitFlag, moved.isChannelSplit = self.unitFlag, self.isChannelSplit
         if layout is CO2Layout.ROW_MAJOR:
-            moved.params = Nz2NdParams(self.ndNum, self.srcNdStride * ROWS, self.dstNdStride)
+            moved.params = Nz2NdParams(self.ndNum, self.srcNdStride, self.dstNdStride)
         return moved
 
 

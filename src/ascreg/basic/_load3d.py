@@ -6,9 +6,11 @@ column) and moves an ``mExtension x kExtension`` window of it to L0A on ``PIPE_M
 feature-map and padding descriptions are registers: the load sets them from its params unless
 ``IsResetLoad3dConfig`` says otherwise, when ``SetFmatrix`` and ``SetLoadDataPaddingValue``
 (or an earlier load) set them; ``SetLoadDataRepeat`` sets the repeat and the ``dstStride`` of
-the destination. What the page defines only by figures (the transposing and L0B forms, repeats)
-raises :class:`~ascreg.errors.UnsupportedError`, as does the MX load (``LoadData2DMxParams``);
-docs/limitations.md lists them.
+the destination. The L1 -> L0B load (always transposing) writes the window's transpose, the B
+layout ``Mmad`` reads; ``LoadDataWithStride`` is the same load (its ``dstStride`` set by
+``SetLoadDataRepeatWithStride``, the same register). What the page defines only by figures
+(``enTranspose`` into L0A, repeats) raises :class:`~ascreg.errors.UnsupportedError`, as does
+the MX load (``LoadData2DMxParams``); docs/limitations.md lists them.
 
 Examples
 --------
@@ -126,6 +128,26 @@ class LoadDataRepeatParam:
     --------
     >>> LoadDataRepeatParam(0, 1, 0, 3).dstStride
     3
+    """
+
+    repeatStride: int = 0
+    repeatTime: int = 1
+    repeatMode: int = 0
+    dstStride: int = 0
+
+
+@attrs.define
+class LoadDataRepeatParamWithStride:
+    """``AscendC::LoadDataRepeatParamWithStride`` (dav-3510): the repeat of ``LoadDataWithStride``.
+
+    The fields of :class:`LoadDataRepeatParam`, in the same order: ``repeatStride``,
+    ``repeatTime``, ``repeatMode`` and ``dstStride`` (the destination's K column blocks, in
+    512-byte fractals, apart); both set the same register.
+
+    Examples
+    --------
+    >>> LoadDataRepeatParamWithStride(1, 1, 0, 5).dstStride
+    5
     """
 
     repeatStride: int = 0
@@ -353,6 +375,28 @@ def SetLoadDataRepeat(repeatParams: LoadDataRepeatParam) -> None:
     load3d_registers().repeat = LoadDataRepeatParam(**_fields(repeatParams, REPEAT_LIMITS))
 
 
+def SetLoadDataRepeatWithStride(repeatParams: LoadDataRepeatParamWithStride) -> None:
+    """``SetLoadDataRepeatWithStride(LoadDataRepeatParamWithStride)``: the repeat register.
+
+    Sets the register ``SetLoadDataRepeat`` sets (the header writes both to one register):
+    the repeat of the img2col loads and the ``dstStride`` ``LoadDataWithStride`` requires.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     SetLoadDataRepeatWithStride(LoadDataRepeatParamWithStride(1, 1, 0, 5))
+    ...     load3d_registers().repeat.dstStride
+    5
+    """
+    _ascreg_call = "SetLoadDataRepeatWithStride"
+    if not isinstance(repeatParams, LoadDataRepeatParamWithStride):
+        raise AscregTypeError(
+            f"repeatParams must be LoadDataRepeatParamWithStride, got {repeatParams!r:.60}"
+        )
+    load3d_registers().repeat = LoadDataRepeatParam(**_fields(repeatParams, REPEAT_LIMITS))
+
+
 # -- the img2col load --------------------------------------------------------------------------
 
 
@@ -454,6 +498,8 @@ def _load3d(dst: Any, src: Any, p: LoadData3DParamsV2, config: IsResetLoad3dConf
     with _OnPipe(current_block(), PIPE_MTE1):
         fmap = s.view(g.c1 * height * width * c0, "reads").reshape(g.c1, height, width, c0)
         values = img2col_window(fmap, g, pad, rows[:, None], cols[None, :])
+        if d.space == "__cb__":  # L0B: the window transposed, K (its rows) in column blocks
+            values = values.T
         _write_nz(d, values, c0, repeat.dstStride)
 
 
@@ -475,11 +521,16 @@ def _unmodelled(d: Any, p: LoadData3DParamsV2) -> None:
         raise AscregError("fMatrixCtrl must be false (the only value the Ascend 950 supports)")
     if p.enSmallK:
         raise AscregError("enSmallK must be false (the page: no longer supported)")
-    if d.space == "__cb__" or p.enTranspose:
-        where = "an L1 -> L0B load (always transposing)" if d.space == "__cb__" else "enTranspose"
+    if d.space != "__cb__" and p.enTranspose:
         raise UnsupportedError(
-            f"{where}: the page defines the transposed layouts by figures only ({LOAD3D_PAGE}); "
-            "ascreg models the non-transposing L1 -> L0A load"
+            f"enTranspose on an L1 -> L0A load: the page defines the transposed layout by "
+            f"figures only ({LOAD3D_PAGE}); ascreg models the non-transposing L1 -> L0A load "
+            "and the (always transposing) L1 -> L0B load"
+        )
+    if d.space == "__cb__" and d.dtype.size == 1:
+        legal = ", ".join(t.cpp_name for t in LOAD3D_TYPES if t.size > 1)
+        raise AscregTypeError(
+            f"an img2col load to L0B (B2) takes {legal}; got {d.dtype.cpp_name} ({LOAD3D_PAGE})"
         )
 
 
@@ -604,7 +655,7 @@ def _LoadData(
     :func:`ascreg.basic._cube._LoadData2D`) or ``LoadData3DParamsV2<T>`` (the img2col load:
     the window of the expanded feature map, see :class:`LoadData3DParamsV2`, lands NZ in L0A,
     its 16 x C0 fractals in column blocks ``dstStride`` fractals apart, ``dstStride`` from
-    ``SetLoadDataRepeat``). *defaultConfig* (``IsResetLoad3dConfig``) says whether the img2col
+    ``SetLoadDataRepeat``; into L0B its transpose lands so, see :func:`LoadDataWithStride`). *defaultConfig* (``IsResetLoad3dConfig``) says whether the img2col
     load sets its feature-map and pad registers. ``LoadData(dst, src, srcMx, params,
     LoadData2DMxParams)``, the MX load, raises :class:`~ascreg.errors.UnsupportedError`.
 
@@ -656,6 +707,57 @@ LoadData = function_template(
 )(_LoadData)
 
 
+def _LoadDataWithStride(
+    dst: LocalTensor[Any],
+    src: LocalTensor[Any],
+    loadDataParams: Any,
+    *,
+    defaultConfig: IsResetLoad3dConfig | None = None,
+) -> None:
+    """``LoadDataWithStride<T[, defaultConfig]>(dst, src, LoadData3DParamsV2<T>)`` (dav-3510).
+
+    The img2col load of :func:`LoadData` with ``LoadData3DParamsV2`` (the LoadDataWithStride
+    page: the same function, its destination's K column blocks ``dstStride`` fractals apart,
+    ``dstStride`` from ``SetLoadDataRepeatWithStride``), from L1 (A1 / B1) to L0A (NZ) or L0B.
+    The L1 -> L0B load always transposes: it writes the window's transpose (a row per
+    channel column, a column per output pixel) NZ, 16-row by C0-column fractals, which is the
+    B layout ``Mmad`` reads (ascreg's reading of the page, the same as the
+    load_data_l12l0 example's ``load3d.py`` model).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import half
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):  # B (K = 16 positions x N = 16 channels) NZ in L1
+    ...     b1 = LocalTensor[half](TPosition.B1, 0, 256); b1.GetPhyAddr().write(np.arange(256))
+    ...     b2 = LocalTensor[half](TPosition.B2, 0, 256)
+    ...     SetLoadDataRepeatWithStride(LoadDataRepeatParamWithStride(0, 1, 0, 1))
+    ...     p = LoadData3DParamsV2[half](l1H=16, l1W=1, channelSize=16, kExtension=16, mExtension=16)
+    ...     PipeBarrier[PIPE_ALL]()
+    ...     LoadDataWithStride(b2, b1, p)
+    ...     PipeBarrier[PIPE_ALL]()
+    ...     b2.GetPhyAddr().read(3).tolist()  # row 0 of the transpose: channel 0 of each pixel
+    [0.0, 16.0, 32.0]
+    """
+    _ascreg_call = "LoadDataWithStride"
+    if not isinstance(loadDataParams, LoadData3DParamsV2):
+        raise AscregTypeError(
+            f"loadDataParams must be LoadData3DParamsV2, got {type(loadDataParams).__name__}"
+        )
+    _load3d(dst, src, loadDataParams, defaultConfig or IS_RESER_LOAD3D_DEFAULT_CONFIG)
+
+
+LoadDataWithStride = function_template(
+    Signature(
+        T=(TYPENAME, None),
+        defaultConfig=(instance_of(IsResetLoad3dConfig), IS_RESER_LOAD3D_DEFAULT_CONFIG),
+    ),
+    name="LoadDataWithStride",
+)(_LoadDataWithStride)
+
+
 __all__ = [
     "IS_RESER_LOAD3D_DEFAULT_CONFIG",
     "FmatrixMode",
@@ -664,7 +766,10 @@ __all__ = [
     "LoadData2DMxParams",
     "LoadData3DParamsV2",
     "LoadDataRepeatParam",
+    "LoadDataRepeatParamWithStride",
+    "LoadDataWithStride",
     "SetFmatrix",
     "SetLoadDataPaddingValue",
     "SetLoadDataRepeat",
+    "SetLoadDataRepeatWithStride",
 ]

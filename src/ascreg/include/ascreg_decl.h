@@ -6817,6 +6817,7 @@ struct LoadData2dTransposeParams { template <typename... A> constexpr LoadData2d
 struct LoadData2dTransposeParamsV2 { template <typename... A> constexpr LoadData2dTransposeParamsV2(A&&...) {} };
 template <typename T> struct LoadData3DParamsV2 { template <typename... A> constexpr LoadData3DParamsV2(A&&...) {} };
 struct LoadDataRepeatParam { template <typename... A> constexpr LoadDataRepeatParam(A&&...) {} };
+struct LoadDataRepeatParamWithStride { template <typename... A> constexpr LoadDataRepeatParamWithStride(A&&...) {} };
 struct LoopModeParams { template <typename... A> constexpr LoopModeParams(A&&...) {} };
 template <auto POSITION, auto FORMAT, typename TYPE, bool ISTRANS = false, auto LAYOUT = AscendC::LayoutMode::NONE, bool IBSHARE = false, auto SRCPOS = AscendC::TPosition::GM> struct MatmulType { template <typename... A> constexpr MatmulType(A&&...) {} };
 struct MatmulTypeArgs { template <typename... A> constexpr MatmulTypeArgs(A&&...) {} };
@@ -7005,6 +7006,7 @@ template <typename T, typename U, auto... modes, typename... A> __aicore__ ascre
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any Ln(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any Ln(A&&... args);
 template <typename T = DefaultType, const auto& defaultConfig = AscendC::IS_RESER_LOAD3D_DEFAULT_CONFIG, typename... A> __aicore__ ascreg_detail::any LoadData(A&&... args);
+template <typename T = DefaultType, const auto& defaultConfig = AscendC::IS_RESER_LOAD3D_DEFAULT_CONFIG, typename... A> __aicore__ ascreg_detail::any LoadDataWithStride(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any LoadDataWithTranspose(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any LoadDataWithTranspose(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any Max(A&&... args);
@@ -7095,6 +7097,8 @@ template <typename T = DefaultType, auto... modes, typename... A> __aicore__ asc
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any SetLoadDataPaddingValue(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any SetLoadDataRepeat(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any SetLoadDataRepeat(A&&... args);
+template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any SetLoadDataRepeatWithStride(A&&... args);
+template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any SetLoadDataRepeatWithStride(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any SetLoopModePara(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any SetLoopModePara(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any SetMaskCount(A&&... args);
