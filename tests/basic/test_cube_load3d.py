@@ -176,7 +176,6 @@ def test_fp8_pads_with_the_raw_byte() -> None:
 @pytest.mark.parametrize(
     ("fields", "error", "message"),
     [
-        ({"enTranspose": True}, UnsupportedError, r"enTranspose on an L1 -> L0A load: the page"),
         ({"fMatrixCtrl": True}, AscregError, "fMatrixCtrl must be false"),
         ({"enSmallK": True}, AscregError, "enSmallK must be false"),
         ({"channelSize": 20}, UnsupportedError, r"channelSize 20 \(not a multiple of C0 = 16\)"),
@@ -252,48 +251,63 @@ def test_the_load_runs_on_mte1() -> None:
 # -- the L1 -> L0B load and LoadDataWithStride ---------------------------------------------------
 
 
-def run_l0b_load(dtype: Any, fmap: np.ndarray, p: Any, size: int, dst_stride: int) -> Any:
-    """Load *fmap* (at B1 0) into B2 (pre-filled with 7) by LoadDataWithStride; read B2."""
+def run_transposing_load(
+    dtype: Any, fmap: np.ndarray, p: Any, size: int, dst_stride: int, l0b: bool
+) -> Any:
+    """Load *fmap* by LoadDataWithStride into B2 (*l0b*) or A2 (pre-filled with 7); read it."""
+    src, dst = (TPosition.B1, TPosition.B2) if l0b else (TPosition.A1, TPosition.A2)
     with block(BlockContext()):
-        b1 = LocalTensor[dtype](TPosition.B1, 0, fmap.size)
-        b1.GetPhyAddr().write(fmap)
-        b2 = LocalTensor[dtype](TPosition.B2, 0, size)
-        b2.GetPhyAddr().write(np.full(size, 7, dtype.np_dtype))
+        l1 = LocalTensor[dtype](src, 0, fmap.size)
+        l1.GetPhyAddr().write(fmap)
+        l0 = LocalTensor[dtype](dst, 0, size)
+        l0.GetPhyAddr().write(np.full(size, 7, dtype.np_dtype))
         SetLoadDataRepeatWithStride(LoadDataRepeatParamWithStride(0, 1, 0, dst_stride))
         PipeBarrier[PIPE_ALL]()
-        LoadDataWithStride(b2, b1, p)
+        LoadDataWithStride(l0, l1, p)
         PipeBarrier[PIPE_ALL]()
-        return b2.GetPhyAddr().read(size)
+        return l0.GetPhyAddr().read(size)
 
 
-@settings(max_examples=25, derandomize=True, deadline=None)
+@settings(max_examples=30, derandomize=True, deadline=None)
 @given(
-    dtype=st.sampled_from([half, float32_t]),
-    height=st.integers(4, 6),
-    width=st.integers(4, 6),
+    case=st.sampled_from(
+        [(half, True), (float32_t, True), (half, False), (float32_t, False), (int8_t, False)]
+    ),
+    height=st.integers(4, 8),
+    width=st.integers(4, 8),
     kernel=st.tuples(st.integers(1, 2), st.integers(1, 2)),
     data=st.data(),
 )
-def test_the_l0b_load_writes_the_transposed_window(  # type: ignore[no-untyped-def]
-    dtype, height, width, kernel, data
+def test_a_transposing_load_writes_the_transposed_window(  # type: ignore[no-untyped-def]
+    case, height, width, kernel, data
 ) -> None:
+    """Into L0B always, into L0A with enTranspose: the window's transpose, NZ."""
+    dtype, l0b = case
     c0 = 32 // dtype.size
     ho, wo = height - kernel[0] + 1, width - kernel[1] + 1
-    assume(ho * wo >= 16)
-    m_blocks = data.draw(st.integers(1, ho * wo // 16))
-    k_blocks_all = kernel[0] * kernel[1]
-    k_blocks = data.draw(st.integers(1, k_blocks_all))
+    step = max(16, c0)  # the window's rows: whole 16-row fractals, whole C0 columns after
+    assume(ho * wo >= step)
+    col_blocks = data.draw(st.integers(1, ho * wo // step)) * step // c0  # the transpose's
+    k_blocks = data.draw(st.integers(1, kernel[0] * kernel[1]))
     rows = -(-k_blocks * c0 // 16)  # the transpose's 16-row blocks
     dst_stride = rows + data.draw(st.integers(0, 1))
     p = LoadData3DParamsV2[dtype](
         l1H=height, l1W=width, channelSize=c0, kExtension=k_blocks * c0,
-        mExtension=m_blocks * 16, filterH=kernel[0], filterW=kernel[1],
+        mExtension=col_blocks * c0, filterH=kernel[0], filterW=kernel[1], enTranspose=not l0b,
     )  # fmt: skip
     fmap = fmap_values(dtype, height * width * c0, data.draw(st.integers(0, 2**16)))
-    size = ((m_blocks * 16 // c0 - 1) * dst_stride + rows) * 16 * c0
+    size = ((col_blocks - 1) * dst_stride + rows) * 16 * c0
     expected = np.full(size, 7, dtype.np_dtype)
-    ref.img2col_nz(expected, fmap, p, 0, dst_stride, to_l0b=True)
-    assert np.array_equal(run_l0b_load(dtype, fmap, p, size, dst_stride), expected)
+    ref.img2col_nz(expected, fmap, p, 0, dst_stride, transpose=True)
+    assert np.array_equal(run_transposing_load(dtype, fmap, p, size, dst_stride, l0b), expected)
+
+
+def test_a_transposing_window_must_fill_its_column_fractals() -> None:
+    p = LoadData3DParamsV2[int8_t](
+        l1H=4, l1W=4, channelSize=32, kExtension=32, mExtension=16, enTranspose=True
+    )
+    with pytest.raises(UnsupportedError, match=r"mExtension 16: .* inside a 32-column fractal"):
+        run_transposing_load(int8_t, fmap_values(int8_t, 512, 0), p, 1024, 2, l0b=False)
 
 
 @pytest.mark.parametrize("dtype", [half, float32_t])

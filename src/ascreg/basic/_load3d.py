@@ -6,11 +6,12 @@ column) and moves an ``mExtension x kExtension`` window of it to L0A on ``PIPE_M
 feature-map and padding descriptions are registers: the load sets them from its params unless
 ``IsResetLoad3dConfig`` says otherwise, when ``SetFmatrix`` and ``SetLoadDataPaddingValue``
 (or an earlier load) set them; ``SetLoadDataRepeat`` sets the repeat and the ``dstStride`` of
-the destination. The L1 -> L0B load (always transposing) writes the window's transpose, the B
-layout ``Mmad`` reads; ``LoadDataWithStride`` is the same load (its ``dstStride`` set by
+the destination. The L1 -> L0B load (always) and an ``enTranspose`` load into L0A write the
+window's transpose (the page: the whole matrix transposed), the layouts ``Mmad`` reads;
+``LoadDataWithStride`` is the same load (its ``dstStride`` set by
 ``SetLoadDataRepeatWithStride``, the same register). What the page defines only by figures
-(``enTranspose`` into L0A, repeats) raises :class:`~ascreg.errors.UnsupportedError`, as does
-the MX load (``LoadData2DMxParams``); docs/limitations.md lists them.
+(repeats, windows ending inside a fractal) raises :class:`~ascreg.errors.UnsupportedError`,
+as does the MX load (``LoadData2DMxParams``); docs/limitations.md lists them.
 
 Examples
 --------
@@ -495,12 +496,23 @@ def _load3d(dst: Any, src: Any, p: LoadData3DParamsV2, config: IsResetLoad3dConf
         (f["dilationFilterH"], f["dilationFilterW"]),
     )
     rows, cols = _window(f, g)
+    if _transposing(d, p) and rows.size % c0:
+        raise UnsupportedError(
+            f"mExtension {rows.size}: a transposing load writes the window's {rows.size} rows as "
+            f"columns, which end inside a {c0}-column fractal; the page leaves the rest of it "
+            f"open ({LOAD3D_PAGE})"
+        )
     with _OnPipe(current_block(), PIPE_MTE1):
         fmap = s.view(g.c1 * height * width * c0, "reads").reshape(g.c1, height, width, c0)
         values = img2col_window(fmap, g, pad, rows[:, None], cols[None, :])
-        if d.space == "__cb__":  # L0B: the window transposed, K (its rows) in column blocks
+        if _transposing(d, p):  # the window's transpose, its rows (pixels) in column blocks
             values = values.T
         _write_nz(d, values, c0, repeat.dstStride)
+
+
+def _transposing(d: Any, p: LoadData3DParamsV2) -> bool:
+    """Whether the load writes the window's transpose: into L0B always, into L0A by enTranspose."""
+    return d.space == "__cb__" or bool(p.enTranspose)
 
 
 def _checked_types(dst: type[Scalar], src: type[Scalar], p: LoadData3DParamsV2) -> type[Scalar]:
@@ -521,12 +533,6 @@ def _unmodelled(d: Any, p: LoadData3DParamsV2) -> None:
         raise AscregError("fMatrixCtrl must be false (the only value the Ascend 950 supports)")
     if p.enSmallK:
         raise AscregError("enSmallK must be false (the page: no longer supported)")
-    if d.space != "__cb__" and p.enTranspose:
-        raise UnsupportedError(
-            f"enTranspose on an L1 -> L0A load: the page defines the transposed layout by "
-            f"figures only ({LOAD3D_PAGE}); ascreg models the non-transposing L1 -> L0A load "
-            "and the (always transposing) L1 -> L0B load"
-        )
     if d.space == "__cb__" and d.dtype.size == 1:
         legal = ", ".join(t.cpp_name for t in LOAD3D_TYPES if t.size > 1)
         raise AscregTypeError(
@@ -719,10 +725,11 @@ def _LoadDataWithStride(
     The img2col load of :func:`LoadData` with ``LoadData3DParamsV2`` (the LoadDataWithStride
     page: the same function, its destination's K column blocks ``dstStride`` fractals apart,
     ``dstStride`` from ``SetLoadDataRepeatWithStride``), from L1 (A1 / B1) to L0A (NZ) or L0B.
-    The L1 -> L0B load always transposes: it writes the window's transpose (a row per
-    channel column, a column per output pixel) NZ, 16-row by C0-column fractals, which is the
-    B layout ``Mmad`` reads (ascreg's reading of the page, the same as the
-    load_data_l12l0 example's ``load3d.py`` model).
+    The L1 -> L0B load always transposes, an L0A load with ``enTranspose``: it writes the
+    window's transpose (a row per column of the window, a column per output pixel) NZ,
+    16-row by C0-column fractals, which is the A / B layout ``Mmad`` reads (ascreg's reading
+    of the page's "the whole matrix transposed"; for L0B the same as the load_data_l12l0
+    example's ``load3d.py`` model).
 
     Examples
     --------
