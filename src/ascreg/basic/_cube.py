@@ -1042,8 +1042,8 @@ def _Fixpipe(
             converted = convert(values, cols)
             span = int(dst_at.max()) + 1
             _track_gm(ctx, d, span * d.dtype.size, write=True)
-            if atomic is None:
-                d.view(span, "writes")[dst_at] = converted
+            if atomic is None:  # the elements written, not their span (ND rows, strided)
+                d[dst_at] = converted
                 continue
             with atomic_access():  # combining results in place is what the atomic is for
                 out = d.view(span, "writes")
