@@ -325,7 +325,7 @@ def unit_flags(ctx: BlockContext) -> UnitFlags:
     found = ctx.state.get(UNIT_STATE)
     if found is None:
         found = ctx.state[UNIT_STATE] = UnitFlags()
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def unit_flag(value: Any, role: str) -> int:
