@@ -184,3 +184,27 @@ def test_set_fixpipe_config_errors() -> None:
             SetFixPipeConfig[half](cube.c, True)
         with pytest.raises(UnsupportedError, match="Fixpipe Buffer"):
             SetFixPipeConfig(cube.c, cube.c)
+
+
+def test_two_blocks_move_column_tiles_of_the_same_rows_without_a_race() -> None:
+    """A Fixpipe writes the elements of its ND rows, not the span between them."""
+    from ascreg import GmPtr, uint8_t
+    from ascreg.basic import GetBlockIdx, __cube__
+    from ascreg.machine.kernel import __global__
+
+    @__global__
+    @__cube__
+    def tiles(c: GmPtr[uint8_t]) -> None:
+        cube = Cube()
+        cube.gm.SetGlobalBuffer(c.cast(float32_t) + GetBlockIdx() * 16)
+        cube.mmad(3)
+        p = FixpipeParamsArch3510[CO2Layout.ROW_MAJOR](16, 16, 16, 32)  # rows of 32
+        p.unitFlag = 3
+        Fixpipe(cube.gm, cube.c, p)
+
+    out = GlobalMemory().alloc(uint8_t, 16 * 32 * 4)
+    tiles[2, 0, None](out)
+    tile = (np.arange(256) % 5).reshape(16, 16).T
+    assert np.array_equal(
+        out.read(16 * 32 * 4).view(np.float32).reshape(16, 32), np.hstack([tile] * 2)
+    )
