@@ -362,10 +362,10 @@ def unit_acquire(ctx: BlockContext, span: slice, flag: int, write: bool) -> None
             "docs/limitations.md)"
         )
     pipe = PIPE_M if write else PIPE_FIX
-    for block in range(span.start, span.stop):
-        token = flags.released.get(block)
-        if token is not None:
-            ctx.tracker.acquire(pipe, token)
+    found = (flags.released.get(block) for block in range(span.start, span.stop))
+    tokens = {id(token): token for token in found if token is not None}
+    for token in tokens.values():  # one release flips many blocks: acquire each once
+        ctx.tracker.acquire(pipe, token)
 
 
 def unit_release(ctx: BlockContext, span: slice, flag: int, write: bool) -> None:
