@@ -20,6 +20,8 @@
 #define __cc__
 #define __global__
 #define __vector__
+#define __cube__
+#define __mix__(aic, aiv)
 #define __aicore__
 #define __simd_vf__
 #define __simd_callee__
@@ -6744,6 +6746,9 @@ template <Hardware hw = Hardware::UB> class LocalMemAllocator {
 public:
     template <typename T, uint32_t count> __aicore__ LocalTensor<T> Alloc();
     template <typename T> __aicore__ LocalTensor<T> Alloc(uint32_t count);
+    template <TPosition pos, typename T, uint32_t count> __aicore__ LocalTensor<T> Alloc();
+    template <TPosition pos, typename T> __aicore__ LocalTensor<T> Alloc(uint32_t count);
+    __aicore__ uint32_t GetCurAddr() const;
 };
 struct DataCopyParams {
     uint16_t blockCount = 1, blockLen = 0, srcStride = 0, dstStride = 0;
@@ -6770,6 +6775,10 @@ template <typename T> __aicore__ void DataCopy(const LocalTensor<T>& dst, const 
 template <typename T> __aicore__ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count);
 template <typename T> __aicore__ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& params);
 template <typename T> __aicore__ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& params);
+struct Nd2NzParams { template <typename... A> constexpr Nd2NzParams(A&&...) {} };
+struct Dn2NzParams { template <typename... A> constexpr Dn2NzParams(A&&...) {} };
+template <typename T, bool enableSmallC0 = false> __aicore__ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& params);
+template <typename T, bool enableSmallC0 = false> __aicore__ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Dn2NzParams& params);
 template <typename T> __aicore__ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& params, const DataCopyPadExtParams<T>& pads);
 template <typename T> __aicore__ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& params);
 template <typename T> __aicore__ void Duplicate(const LocalTensor<T>& dst, T scalarValue, int32_t count);
@@ -6802,7 +6811,6 @@ struct BinaryRepeatParams { template <typename... A> constexpr BinaryRepeatParam
 struct BrcbRepeatParams { template <typename... A> constexpr BrcbRepeatParams(A&&...) {} };
 struct CopyRepeatParams { template <typename... A> constexpr CopyRepeatParams(A&&...) {} };
 struct DivConfig { template <typename... A> constexpr DivConfig(A&&...) {} };
-struct Dn2NzParams { template <typename... A> constexpr Dn2NzParams(A&&...) {} };
 struct ExpConfig { template <typename... A> constexpr ExpConfig(A&&...) {} };
 struct FixpipeConfig { template <typename... A> constexpr FixpipeConfig(A&&...) {} };
 template <auto format = AscendC::CO2Layout::ROW_MAJOR> struct FixpipeParamsArch3510 { template <typename... A> constexpr FixpipeParamsArch3510(A&&...) {} };
@@ -6822,7 +6830,6 @@ template <auto POSITION, auto FORMAT, typename TYPE, bool ISTRANS = false, auto 
 struct MatmulTypeArgs { template <typename... A> constexpr MatmulTypeArgs(A&&...) {} };
 struct MmadParams { template <typename... A> constexpr MmadParams(A&&...) {} };
 struct Mutex { template <typename... A> constexpr Mutex(A&&...) {} };
-struct Nd2NzParams { template <typename... A> constexpr Nd2NzParams(A&&...) {} };
 struct NdDmaConfig { template <typename... A> constexpr NdDmaConfig(A&&...) {} };
 template <int64_t dim> struct NdDmaLoopInfo { template <typename... A> constexpr NdDmaLoopInfo(A&&...) {} };
 template <typename T, int64_t dim> struct NdDmaParams { template <typename... A> constexpr NdDmaParams(A&&...) {} };
@@ -7126,10 +7133,6 @@ template <typename T = DefaultType, auto... modes, typename... A> __aicore__ asc
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any WholeReduceMin(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any WholeReduceSum(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any WholeReduceSum(A&&... args);
-template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any __cube__(A&&... args);
-template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any __cube__(A&&... args);
-template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any __mix__(A&&... args);
-template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any __mix__(A&&... args);
 constexpr GatherMaskMode defaultGatherMaskMode = {};
 constexpr NdDmaConfig kDefaultMultiCopyConfig = {};
 constexpr NdDmaConfig kDefaultNdDmaConfig = {};
