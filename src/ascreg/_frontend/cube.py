@@ -288,6 +288,28 @@ def _initial(
 
 # -- GM -> L1 with an ND -> NZ / DN -> NZ conversion ----------------------------------------------
 
+ND2NZ_LIMITS = {
+    "ndNum": (0, 4095),
+    "nValue": (0, 16384),
+    "dValue": (0, 65535),
+    "srcNdMatrixStride": (0, 65535),
+    "srcDValue": (1, 65535),
+    "dstNzC0Stride": (1, 16384),
+    "dstNzNStride": (1, 16384),
+    "dstNzMatrixStride": (0, 16384),
+}
+"""The documented range of each ``Nd2NzParams`` field (DataCopy GMToL1 ND2NZ page, table 4)."""
+DN2NZ_LIMITS = {
+    "dnNum": (0, 4095),
+    "nValue": (0, 16384),
+    "dValue": (0, 2**21 - 1),
+    "srcDnMatrixStride": (0, 2**40 - 1),
+    "srcDValue": (1, 2**40 - 1),
+    "dstNzC0Stride": (1, 16384),
+    "dstNzNStride": (1, 16384),
+    "dstNzMatrixStride": (0, 16384),
+}
+"""The documented range of each ``Dn2NzParams`` field (DataCopy GMToL1 DN2NZ page, table 4)."""
 SMALL_C0 = 4
 """The elements of a C0 row with SmallC0 (``dValue <= 4``; 4 * sizeof(T) bytes)."""
 

@@ -17,7 +17,7 @@ Examples
 ...     ctx.tracker.barrier()
 ...     run_fixpipe(out, c, FixOut(16, 2, 16, 16), cast_converter(float32_t, half, "F322F16", True))
 >>> out.read(32).reshape(2, 16)[:, 8:11].tolist()
-[[0.0, 1.0, 2.0], [0.0, 0.0, 0.0]]
+[[0.0, 1.0, 2.0], [16.0, 17.0, 18.0]]
 """
 
 from __future__ import annotations

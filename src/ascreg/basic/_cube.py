@@ -51,7 +51,9 @@ from ascreg._dtypes import (
 )
 from ascreg._frontend import operands
 from ascreg._frontend.cube import (
+    DN2NZ_LIMITS,
     MMAD_LIMIT,
+    ND2NZ_LIMITS,
     ROWS,
     SMALL_C0,
     MmadRun,
@@ -411,28 +413,6 @@ def _track_gm(ctx: BlockContext, ptr: Pointer[Any], nbytes: int, *, write: bool)
 
 # -- DataCopy forms of the cube core ---------------------------------------------------------
 
-ND2NZ_LIMITS = {
-    "ndNum": (0, 4095),
-    "nValue": (0, 16384),
-    "dValue": (0, 65535),
-    "srcNdMatrixStride": (0, 65535),
-    "srcDValue": (1, 65535),
-    "dstNzC0Stride": (1, 16384),
-    "dstNzNStride": (1, 16384),
-    "dstNzMatrixStride": (0, 16384),
-}
-"""The documented range of each ``Nd2NzParams`` field (DataCopy GMToL1 ND2NZ page, table 4)."""
-DN2NZ_LIMITS = {
-    "dnNum": (0, 4095),
-    "nValue": (0, 16384),
-    "dValue": (0, 2**21 - 1),
-    "srcDnMatrixStride": (0, 2**40 - 1),
-    "srcDValue": (1, 2**40 - 1),
-    "dstNzC0Stride": (1, 16384),
-    "dstNzNStride": (1, 16384),
-    "dstNzMatrixStride": (0, 16384),
-}
-"""The documented range of each ``Dn2NzParams`` field (DataCopy GMToL1 DN2NZ page, table 4)."""
 NZ_COPIES: dict[type, tuple[str, str, dict[str, tuple[int, int]], bool]] = {
     Nd2NzParams: ("ndNum", "srcNdMatrixStride", ND2NZ_LIMITS, False),
     Dn2NzParams: ("dnNum", "srcDnMatrixStride", DN2NZ_LIMITS, True),
