@@ -156,48 +156,72 @@ Examples
 
 _REGISTERS = {
     "asc_set_gm2l1_nz_para": (
-        _set_nz_para, "nz_para", "asc_set_gm2l1_nz_para(0x0000_0020_0001_0002)", "137439019010",
+        _set_nz_para,
+        "nz_para",
+        "asc_set_gm2l1_nz_para(0x0000_0020_0001_0002)",
+        "137439019010",
         "``(uint64_t config)``: set ``MTE2_NZ_PARA``, the layout of the next "
         "``asc_copy_gm2l1_nd2nz`` / ``_dn2nz``: [15:0] the matrix count, [31:16] the L1 row "
         "stride of a fractal and [47:32] the stride of its C0 column blocks (both in 32-byte "
         "rows), [63:48] the L1 matrix stride in 32-byte blocks (``PIPE_S``).",
     ),
     "asc_set_l0c2gm_nz2nd": (
-        _set_nz2nd, "loop3", "asc_set_l0c2gm_nz2nd(2, 2, 256)", "(2, 2, 256)",
+        _set_nz2nd,
+        "loop3",
+        "asc_set_l0c2gm_nz2nd(2, 2, 256)",
+        "(2, 2, 256)",
         "``(uint64_t nd_num, uint64_t src_nd_stride, uint64_t dst_nd_stride)``: set "
         "``LOOP3_PARA``, the matrices of the next NZ2ND / NZ2DN ``asc_copy_l0c2*``: ``nd_num`` "
         "in [1, 65535] matrices, ``src_nd_stride`` 16-element L0C rows apart (the basic API's "
         "``Nz2NdParams.srcNdStride``) and ``dst_nd_stride`` elements apart (``PIPE_S``).",
     ),
     "asc_set_l0c2gm_config": (
-        _set_config, "fpc", "asc_set_l0c2gm_config(0, 2, False)", "(0, 2, False)",
+        _set_config,
+        "fpc",
+        "asc_set_l0c2gm_config(0, 2, False)",
+        "(0, 2, False)",
         "``(uint64_t relu_pre, uint64_t quant_pre, bool enable_unit_flag)``: set ``FPC``: "
         "the fixpipe-buffer addresses of the ReLU and quantisation vectors in 128-byte units "
         "(``VQF322B8_PRE`` reads ``n_size`` words at ``quant_pre * 128``) and the unit flag, "
         "which changes no result (``PIPE_S``).",
     ),
     "asc_set_l0c2gm_channel_para": (
-        _set_word, "channel_para", "asc_set_l0c2gm_channel_para(1 << 48)", "281474976710656",
+        _set_word,
+        "channel_para",
+        "asc_set_l0c2gm_channel_para(1 << 48)",
+        "281474976710656",
         "``(uint64_t config)``: set ``CHANNEL_PARA``; bits [63:48] are the L0C row stride of "
         "an NZ2DN move's fractal in 16-element rows, not 0 (``PIPE_S``).",
     ),
     "asc_set_l0c2gm_quant_post": (
-        _set_word, "quant_post", "asc_set_l0c2gm_quant_post(0x2AB)", "683",
+        _set_word,
+        "quant_post",
+        "asc_set_l0c2gm_quant_post(0x2AB)",
+        "683",
         "``(uint64_t config)``: set ``QUANT_POST``, the word of the post-quantisation modes "
         "(which ascreg does not model: it is kept, ``PIPE_S``).",
     ),
     "asc_set_l0c2gm_relu_alpha": (
-        _set_word, "relu_alpha", "asc_set_l0c2gm_relu_alpha(1 << 13)", "8192",
+        _set_word,
+        "relu_alpha",
+        "asc_set_l0c2gm_relu_alpha(1 << 13)",
+        "8192",
         "``(uint64_t config)``: set ``RELU_ALPHA``, the scalar ReLU slopes (kept: the scalar "
         "ReLU modes are not modelled, ``PIPE_S``).",
     ),
     "asc_set_l0c2gm_lrelu_alpha": (
-        _set_lrelu_alpha, "lrelu_alpha", "asc_set_l0c2gm_lrelu_alpha(0.5)", "0.5",
+        _set_lrelu_alpha,
+        "lrelu_alpha",
+        "asc_set_l0c2gm_lrelu_alpha(0.5)",
+        "0.5",
         "``(half& config | float& config)``: set the Leaky ReLU alpha (kept: the Leaky ReLU "
         "modes are not modelled, ``PIPE_S``).",
     ),
     "asc_set_l0c_copy_prequant": (
-        _set_word, "quant_pre", "asc_set_l0c_copy_prequant(2)", "2",
+        _set_word,
+        "quant_pre",
+        "asc_set_l0c_copy_prequant(2)",
+        "2",
         "``(uint64_t config)``: set ``QUANT_PRE``, the word of the scalar quantisation "
         "(``QF322B8_PRE``: :func:`ascreg.core.cube.quantize_b8`, ``PIPE_S``).",
     ),
@@ -289,7 +313,7 @@ def _to_nz(op: Any, *args: Any) -> None:
 
 
 def stride_field(dn: bool) -> str:
-    """The source matrix stride's field in the ND2NZ / DN2NZ limits."""
+    """Return the source matrix stride's field in the ND2NZ / DN2NZ limits."""
     return "srcDnMatrixStride" if dn else "srcNdMatrixStride"
 
 
@@ -497,7 +521,7 @@ def _fix_out(v: dict[str, tuple[str, Any]], page: str) -> FixOut:
 
 
 def _quant_words(mode: str, n: int) -> Any:
-    """The quantisation word(s): ``QUANT_PRE``, or ``n`` words from the fixpipe buffer."""
+    """Return the quantisation word(s): ``QUANT_PRE``, or ``n`` fixpipe-buffer words."""
     regs = cube_registers()
     if not QUANT_B8[mode]:
         return np.array([regs.quant_pre], np.uint64)
@@ -548,8 +572,15 @@ def _define_copies() -> dict[str, Any]:
         for sync in (False, True):
             name = f"asc_copy_gm2l1_{kind}{'_sync' if sync else ''}"
             doc = _NZ_DOC.format(
-                name=name, what=what, stored=stored, params=params, line=line, n=n, d=d,
-                expected=expected, sync=", then a ``PIPE_ALL`` barrier" if sync else "",
+                name=name,
+                what=what,
+                stored=stored,
+                params=params,
+                line=line,
+                n=n,
+                d=d,
+                expected=expected,
+                sync=", then a ``PIPE_ALL`` barrier" if sync else "",
             )
             made[name] = define(name, doc=doc, kind=kind, sync=sync)(_to_nz)
     for sync in (False, True):
