@@ -410,3 +410,102 @@ def test_bfloat16_casts_round_to_nearest_even() -> None:
                                True, 0, 0, False, 0, False, False, False, False)  # fmt: skip
     got = out.read(3).astype(np.float32).tolist()
     assert got == values[:3].astype(ml_dtypes.bfloat16).astype(np.float32).tolist()
+
+
+# -- GM -> L1 with padding and copy loops ------------------------------------------------------
+
+ALIGN_TYPES = [int8_t, half, float32_t, int32_t]
+
+
+def align_model(dst: np.ndarray, src: np.ndarray, c: SimpleNamespace) -> None:
+    """Byte by byte: each repetition's bursts, the first element repeated as the padding."""
+    for outer in range(c.loops[1]):
+        for inner in range(c.loops[0]):
+            s0 = inner * c.src_loop[0] + outer * c.src_loop[1]
+            d0 = inner * c.dst_loop[0] + outer * c.dst_loop[1]
+            for i in range(c.n_burst):
+                s, d = s0 + i * c.src_stride, d0 + i * c.dst_stride
+                first = src[s : s + c.size]
+                for p in range(c.left):
+                    dst[d + p * c.size : d + (p + 1) * c.size] = first
+                body = d + c.left * c.size
+                dst[body : body + c.len_burst] = src[s : s + c.len_burst]
+                for p in range(c.right):
+                    at = body + c.len_burst + p * c.size
+                    dst[at : at + c.size] = first
+
+
+@pytest.mark.rows("asc_copy_gm2l1_align", "asc_copy_gm2l1_align_sync", "asc_set_gm2l1_loop_size",
+                  "asc_set_gm2l1_loop1_stride", "asc_set_gm2l1_loop2_stride")  # fmt: skip
+@SMALL
+@given(
+    sync=st.booleans(),
+    dtype=st.sampled_from(ALIGN_TYPES),
+    n_burst=st.integers(1, 3),
+    elements=st.integers(1, 12),
+    left=st.integers(0, 8),
+    right=st.integers(0, 8),
+    loops=st.tuples(st.integers(0, 2), st.integers(0, 2)),
+    seed=st.integers(0, 2**16),
+)
+def test_align_copies_match_the_model(
+    sync, dtype, n_burst, elements, left, right, loops, seed
+) -> None:  # type: ignore[no-untyped-def]
+    size = dtype.size
+    len_burst = elements * size
+    padded = (left + right) * size + len_burst
+    c = SimpleNamespace(size=size, len_burst=len_burst, left=left, right=right, n_burst=n_burst,
+                        src_stride=len_burst + size, dst_stride=-(-padded // 32) * 32,
+                        loops=loops, src_loop=(n_burst * (len_burst + size) + 4 * size, 0),
+                        dst_loop=(n_burst * -(-padded // 32) * 32, 0))  # fmt: skip
+    c.src_loop = (c.src_loop[0], c.src_loop[0] * max(loops[0], 1) + 8 * size)
+    c.dst_loop = (c.dst_loop[0], c.dst_loop[0] * max(loops[0], 1) + 64)
+    gm_bytes = c.src_loop[1] * 3 + 64 * size
+    data = np.random.default_rng(seed).integers(0, 256, gm_bytes).astype(np.uint8)
+    src = GlobalMemory().alloc(uint8_t, gm_bytes)
+    src.write(data)
+    l1_bytes = c.dst_loop[1] * 3 + 64
+    expected = np.full(l1_bytes, 0xEE, np.uint8)
+    align_model(expected, data, c)
+    with block(BlockContext()) as ctx:
+        dst = cube_buffers().pointer("l1", uint8_t, 0)
+        dst.write(np.full(l1_bytes, 0xEE, np.uint8))
+        ctx.tracker.barrier()
+        C.asc_set_gm2l1_loop_size(*loops)
+        C.asc_set_gm2l1_loop1_stride(c.src_loop[0], c.dst_loop[0])
+        C.asc_set_gm2l1_loop2_stride(c.src_loop[1], c.dst_loop[1])
+        copy = C.asc_copy_gm2l1_align_sync if sync else C.asc_copy_gm2l1_align
+        copy(dst.cast(dtype), src.cast(dtype), n_burst, len_burst, left, right, False, 0,
+             c.src_stride, c.dst_stride)  # fmt: skip
+        C.asc_set_gm2l1_loop_size(1, 1)
+        ctx.tracker.barrier()
+        got = dst.read(l1_bytes)
+    assert np.array_equal(got, expected)
+
+
+@pytest.mark.rows("asc_set_gm2l1_pad")
+def test_align_copies_check_their_operands() -> None:
+    src = GlobalMemory().alloc(half, 64)
+    with block(BlockContext()):
+        l1 = cube_buffers().pointer("l1", half, 0)
+        align = C.asc_copy_gm2l1_align
+        C.asc_set_gm2l1_pad(3)
+        assert cube_registers().gm2l1_pad == 3
+        with pytest.raises(UnsupportedError, match=r"data_select_bit true: .*supports only false"):
+            align(l1, src, 1, 8, 1, 0, True, 0, 0, 0)
+        with pytest.raises(AlignmentError, match="len_burst 7 bytes is not a multiple"):
+            align(l1, src, 1, 7, 0, 0, False, 0, 0, 0)
+        with pytest.raises(AscregTypeError, match=r"left_padding_count 17 is outside \[0, 16\]"):
+            align(l1, src, 1, 8, 17, 0, False, 0, 0, 0)
+        with pytest.raises(AscregTypeError, match="dst holds half and src float"):
+            align(l1, GlobalMemory().alloc(float32_t, 8), 1, 8, 0, 0, False, 0, 0, 0)
+        with pytest.raises(AlignmentError, match="dst at __cbuf__ 0x8 is not 32-byte aligned"):
+            align(cube_buffers().pointer("l1", half, 8), src, 1, 8, 0, 0, False, 0, 0, 0)
+        with pytest.raises(OutOfBoundsError):
+            align(l1, src, 2, 128, 0, 0, False, 0, 64, 128)  # 192 bytes of a 128-byte source
+        with pytest.raises(AlignmentError, match="loop1_dst_stride 48 is not a multiple of 32"):
+            C.asc_set_gm2l1_loop1_stride(0, 48)
+        with pytest.raises(AscregTypeError, match=r"loop2_size 2097153 is outside"):
+            C.asc_set_gm2l1_loop_size(1, 2**21 + 1)
+        with pytest.raises(AscregTypeError, match=r"pad_val 4294967296 is outside"):
+            C.asc_set_gm2l1_pad(2**32)

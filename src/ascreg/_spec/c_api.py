@@ -738,6 +738,13 @@ GM2L1_NZ_TYPES = (int8_t, uint8_t, hifloat8_t, fp8_e5m2_t, fp8_e4m3fn_t, int16_t
 GM2L1_NZ_PARAMS = ("cbufptr dst", "gptr src", "scalar loop1_src_stride:1",
                    "scalar l2_cache_ctl:2", "scalar n_value:3", "scalar d_value:4",
                    "scalar loop4_src_stride:1", "flag smallc0_en")  # fmt: skip
+GM2L1_ALIGN_TYPES = (int8_t, uint8_t, hifloat8_t, int16_t, uint16_t, half, bfloat16_t, int32_t,
+                     uint32_t, float32_t)  # fmt: skip
+"""The element types of ``asc_copy_gm2l1_align`` (the page's order)."""
+GM2L1_ALIGN_PARAMS = ("cbufptr dst", "gptr src", "scalar n_burst:1", "scalar len_burst:1",
+                      "scalar left_padding_count:2", "scalar right_padding_count:2",
+                      "flag data_select_bit", "scalar l2_cache_ctl:2",
+                      "scalar burst_src_stride:3", "scalar burst_dst_stride:1")  # fmt: skip
 GM2L1_PAD_PARAMS = ("anycbuf dst", "anygm src", "scalar n_burst", "scalar len_burst",
                     "scalar pad_func_mode:1", "scalar src_stride:2", "scalar dst_stride")  # fmt: skip
 """The padding form of ``asc_copy_gm2l1`` (``uint32_t`` counts, ``uint8_t`` mode,
@@ -772,6 +779,13 @@ L0C_OUT_PARAMS = {
 }  # fmt: skip
 """The parameters of ``asc_copy_l0c2gm`` / ``_l0c2ub`` / ``_l0c2l1`` (the typed forms)."""
 CUBE_REGISTER_CALLS: dict[str, tuple[str, tuple[str, ...], tuple[tuple[type[Scalar], ...], ...]]] = {
+    "asc_set_gm2l1_loop_size": ("cube_datamove", ("scalar loop1_size", "scalar loop2_size"),
+                                ((uint64_t,),)),
+    "asc_set_gm2l1_loop1_stride": ("cube_datamove", ("scalar loop1_src_stride",
+                                                     "scalar loop1_dst_stride"), ((uint64_t,),)),
+    "asc_set_gm2l1_loop2_stride": ("cube_datamove", ("scalar loop2_src_stride",
+                                                     "scalar loop2_dst_stride"), ((uint64_t,),)),
+    "asc_set_gm2l1_pad": ("cube_datamove", ("scalar pad_val",), ((uint32_t,),)),
     "asc_set_gm2l1_nz_para": ("sys_var", ("scalar config",), ((uint64_t,),)),
     "asc_set_l0c2gm_nz2nd": ("cube_compute", ("scalar nd_num", "scalar src_nd_stride",
                                               "scalar dst_nd_stride"), ((uint64_t,),)),
@@ -807,6 +821,11 @@ def _cube_copy_rows() -> list[OpSpec]:
                     module="cube_copy",
                 )
             )
+    align = tuple((t, uint32_t, uint8_t, uint64_t) for t in GM2L1_ALIGN_TYPES)
+    for sync in ("", "_sync"):
+        rows.append(_kernel(f"asc_copy_gm2l1_align{sync}", "cube_datamove", GM2L1_ALIGN_PARAMS,
+                            align[0], page="asc_copy_gm2l1_align", more_combos=align[1:],
+                            family="copy_gm2l1_align", module="cube_copy"))  # fmt: skip
     for sync in ("", "_sync"):
         rows.append(
             _kernel(

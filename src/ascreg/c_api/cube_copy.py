@@ -32,6 +32,7 @@ Examples
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -57,6 +58,7 @@ from ascreg._frontend.fixpipe import (
     track_gm,
 )
 from ascreg._frontend.template import define
+from ascreg._spec.c_api import GM2L1_ALIGN_TYPES as ALIGN_TYPES
 from ascreg._spec.c_api import GM2L1_NZ_TYPES, L0C_OUT_GM_TYPES, L0C_OUT_L1_TYPES
 from ascreg.errors import AlignmentError, AscregTypeError, UnsupportedError
 from ascreg.machine.block import current_block
@@ -67,6 +69,8 @@ from ascreg.machine.sync import PIPE_FIX, PIPE_MTE2
 
 __all__ = [
     "asc_copy_gm2l1",
+    "asc_copy_gm2l1_align",
+    "asc_copy_gm2l1_align_sync",
     "asc_copy_gm2l1_dn2nz",
     "asc_copy_gm2l1_dn2nz_sync",
     "asc_copy_gm2l1_nd2nz",
@@ -77,7 +81,11 @@ __all__ = [
     "asc_copy_l0c2l1",
     "asc_copy_l0c2ub",
     "asc_copy_l0c2ub_sync",
+    "asc_set_gm2l1_loop1_stride",
+    "asc_set_gm2l1_loop2_stride",
+    "asc_set_gm2l1_loop_size",
     "asc_set_gm2l1_nz_para",
+    "asc_set_gm2l1_pad",
     "asc_set_l0c2gm_channel_para",
     "asc_set_l0c2gm_config",
     "asc_set_l0c2gm_lrelu_alpha",
@@ -136,6 +144,37 @@ def _set_word(op: Any, config: Any) -> None:
     setattr(cube_registers(), op.register, operands.in_range(config, "config", 0, UINT64_MAX))
 
 
+LOOP_SIZE_LIMIT = 1 << 21
+"""``asc_set_gm2l1_loop_size``: each count is in [0, 2**21]."""
+LOOP_SRC_LIMIT = 1 << 40
+LOOP_DST_LIMIT = 1 << 21
+"""The loops' source byte strides are in [0, 2**40], the L1 ones in [0, 2**21] (32-byte aligned)."""
+
+
+def _set_loop_size(op: Any, loop1_size: Any, loop2_size: Any) -> None:
+    loops = cube_registers().gm2l1_loops
+    loops.sizes = (
+        operands.in_range(loop1_size, "loop1_size", 0, LOOP_SIZE_LIMIT),
+        operands.in_range(loop2_size, "loop2_size", 0, LOOP_SIZE_LIMIT),
+    )
+
+
+def _set_loop_stride(op: Any, src_stride: Any, dst_stride: Any) -> None:
+    n = op.loop
+    src = operands.in_range(src_stride, f"loop{n}_src_stride", 0, LOOP_SRC_LIMIT)
+    dst = operands.in_range(dst_stride, f"loop{n}_dst_stride", 0, LOOP_DST_LIMIT)
+    if dst % C0_BYTES:
+        raise AlignmentError(f"loop{n}_dst_stride {dst} is not a multiple of 32 bytes")
+    loops = cube_registers().gm2l1_loops
+    index = n - 1
+    loops.src_strides = tuple(src if i == index else v for i, v in enumerate(loops.src_strides))  # type: ignore[assignment]
+    loops.dst_strides = tuple(dst if i == index else v for i, v in enumerate(loops.dst_strides))  # type: ignore[assignment]
+
+
+def _set_pad(op: Any, pad_val: Any) -> None:
+    cube_registers().gm2l1_pad = operands.in_range(pad_val, "pad_val", 0, 2**32 - 1)
+
+
 def _set_lrelu_alpha(op: Any, config: Any) -> None:
     if not isinstance(config, float | int | np.floating | np.integer) or isinstance(config, bool):
         raise AscregTypeError(f"config must be a half or float value, got {config!r:.40}")
@@ -154,7 +193,45 @@ Examples
 {value}
 """
 
-_REGISTERS = {
+_LOOP_DOC = (
+    "the ``asc_copy_gm2l1_align`` copy repeats ``loop2_size`` x ``loop1_size`` times, each "
+    "repetition offset by the loops' byte strides; set the sizes back to ``(1, 1)`` after use, "
+    "as the page asks (``PIPE_S``)."
+)
+_REGISTERS: dict[str, tuple[Callable[..., None], str, str, str, str]] = {
+    "asc_set_gm2l1_loop_size": (
+        _set_loop_size,
+        "gm2l1_loops.sizes",
+        "asc_set_gm2l1_loop_size(2, 3)",
+        "(2, 3)",
+        "``(uint64_t loop1_size, uint64_t loop2_size)``: set the loop counts in [0, 2**21]: "
+        + _LOOP_DOC,
+    ),
+    "asc_set_gm2l1_loop1_stride": (
+        _set_loop_stride,
+        "gm2l1_loops.src_strides",
+        "asc_set_gm2l1_loop1_stride(96, 128)",
+        "(96, 0)",
+        "``(uint64_t loop1_src_stride, uint64_t loop1_dst_stride)``: set the inner loop's byte "
+        "strides (GM in [0, 2**40], L1 in [0, 2**21] and 32-byte aligned): " + _LOOP_DOC,
+    ),
+    "asc_set_gm2l1_loop2_stride": (
+        _set_loop_stride,
+        "gm2l1_loops.dst_strides",
+        "asc_set_gm2l1_loop2_stride(192, 288)",
+        "(0, 288)",
+        "``(uint64_t loop2_src_stride, uint64_t loop2_dst_stride)``: set the outer loop's byte "
+        "strides (GM in [0, 2**40], L1 in [0, 2**21] and 32-byte aligned): " + _LOOP_DOC,
+    ),
+    "asc_set_gm2l1_pad": (
+        _set_pad,
+        "gm2l1_pad",
+        "asc_set_gm2l1_pad(7)",
+        "7",
+        "``(uint32_t pad_val)``: set the padding value of the unaligned GM -> L1 copy (kept: "
+        "``asc_copy_gm2l1_align`` pads with the burst's first element, the only "
+        "``data_select_bit`` its page supports; ``PIPE_S``).",
+    ),
     "asc_set_gm2l1_nz_para": (
         _set_nz_para,
         "nz_para",
@@ -234,11 +311,16 @@ def _define_registers() -> dict[str, Any]:
         doc = f"``{name}{summary[2:]}" + _REG_EXAMPLE.format(
             call=call, register=register, value=value
         )
-        made[name] = define(name, doc=doc, register=register)(impl)
+        loop = int(name[-8]) if name.endswith("_stride") else 0
+        made[name] = define(name, doc=doc, register=register, loop=loop)(impl)
     return made
 
 
 _REGS = _define_registers()
+asc_set_gm2l1_loop_size = _REGS["asc_set_gm2l1_loop_size"]
+asc_set_gm2l1_loop1_stride = _REGS["asc_set_gm2l1_loop1_stride"]
+asc_set_gm2l1_loop2_stride = _REGS["asc_set_gm2l1_loop2_stride"]
+asc_set_gm2l1_pad = _REGS["asc_set_gm2l1_pad"]
 asc_set_gm2l1_nz_para = _REGS["asc_set_gm2l1_nz_para"]
 asc_set_l0c2gm_nz2nd = _REGS["asc_set_l0c2gm_nz2nd"]
 asc_set_l0c2gm_config = _REGS["asc_set_l0c2gm_config"]
@@ -367,6 +449,61 @@ def _gm2l1(op: Any, *args: Any) -> None:
         track_gm(ctx, src, nbytes, write=False)
         data = src.bytes(nbytes, "reads").copy()
         dst.bytes(nbytes, "writes")[:] = data
+    _barrier_if(op)
+
+
+ALIGN_ARGS = ("dst", "src", "n_burst", "len_burst", "left_padding_count", "right_padding_count",
+              "data_select_bit", "l2_cache_ctl", "burst_src_stride", "burst_dst_stride")  # fmt: skip
+PAD_BYTES = 32
+"""The most padding on either side of a burst: 32 bytes (32, 16 or 8 elements)."""
+
+
+def _align(op: Any, *args: Any) -> None:
+    """``asc_copy_gm2l1_align[_sync](dst, src, n_burst, len_burst, ...)``."""
+    current_block()
+    if len(args) != len(ALIGN_ARGS):
+        raise AscregTypeError(f"takes ({', '.join(ALIGN_ARGS)}); got {len(args)} arguments")
+    dst = operands.instance(args[0], CbufPtr, "dst")
+    src = operands.instance(args[1], GmPtr, "src")
+    if src.dtype is not dst.dtype or dst.dtype not in ALIGN_TYPES:
+        legal = ", ".join(t.cpp_name for t in ALIGN_TYPES)
+        raise AscregTypeError(
+            f"dst holds {dst.dtype.cpp_name} and src {src.dtype.cpp_name}: one element type of "
+            f"{legal}"
+        )
+    size = dst.dtype.size
+    n_burst = operands.in_range(args[2], "n_burst", 1, 2**32 - 1)
+    len_burst = operands.in_range(args[3], "len_burst", 1, 2**32 - 1)
+    if len_burst % size:
+        raise AlignmentError(
+            f"len_burst {len_burst} bytes is not a multiple of the {size}-byte element"
+        )
+    left, right = (
+        operands.in_range(args[i], ALIGN_ARGS[i], 0, PAD_BYTES // size, "32 bytes of padding")
+        for i in (4, 5)
+    )
+    if _flag(args[6], "data_select_bit"):
+        raise UnsupportedError(
+            "data_select_bit true: cube_datamove/asc_copy_gm2l1_align.md supports only false "
+            "(pad with the burst's first element; see docs/limitations.md)"
+        )
+    _l2_cache(args[7])
+    src_stride = operands.in_range(args[8], "burst_src_stride", 0, UINT64_MAX)
+    dst_stride = operands.in_range(args[9], "burst_dst_stride", 0, 2**32 - 1)
+    aligned(dst, C0_BYTES, "dst")
+    ctx = current_block()
+    padded = (left + right) * size + len_burst
+    with OnPipe(ctx, PIPE_MTE2):
+        for src_at, dst_at in cube_registers().gm2l1_loops.offsets():
+            for i in range(n_burst):
+                start = src.offset_bytes(src_at + i * src_stride)
+                track_gm(ctx, start, len_burst, write=False)
+                data = start.bytes(len_burst, "reads").copy()
+                first = np.resize(data[:size], max(left, right) * size)
+                out = dst.offset_bytes(dst_at + i * dst_stride).bytes(padded, "writes")
+                out[: left * size] = first[: left * size]
+                out[left * size : left * size + len_burst] = data
+                out[left * size + len_burst :] = first[: right * size]
     _barrier_if(op)
 
 
@@ -584,6 +721,9 @@ def _define_copies() -> dict[str, Any]:
             )
             made[name] = define(name, doc=doc, kind=kind, sync=sync)(_to_nz)
     for sync in (False, True):
+        name = f"asc_copy_gm2l1_align{'_sync' if sync else ''}"
+        made[name] = define(name, doc=_ALIGN_DOC.format(name=name), sync=sync)(_align)
+    for sync in (False, True):
         name = f"asc_copy_gm2l1{'_sync' if sync else ''}"
         made[name] = define(name, doc=_GM2L1_DOC.format(name=name), sync=sync)(_gm2l1)
     for target, syncs in (("gm", (False, True)), ("ub", (False, True)), ("l1", (False,))):
@@ -618,6 +758,40 @@ Examples
 ...     ctx.tracker.barrier()
 ...     dst.read(16)[[0, 15]].tolist()
 [0, 15]
+"""
+
+_ALIGN_DOC = """``{name}(__cbuf__ T* dst, __gm__ T* src, uint32_t n_burst, uint32_t len_burst,
+uint8_t left_padding_count, uint8_t right_padding_count, bool data_select_bit,
+uint8_t l2_cache_ctl, uint64_t burst_src_stride, uint32_t burst_dst_stride)``: GM -> L1 with
+padding on ``PIPE_MTE2``.
+
+``n_burst`` bursts of ``len_burst`` bytes (whole elements), ``burst_src_stride`` bytes apart in
+GM (head to head), land ``burst_dst_stride`` bytes apart in L1 (``dst`` 32-byte aligned), each
+with ``left_padding_count`` / ``right_padding_count`` elements of the burst's first element
+around it (at most 32 bytes a side). The whole copy repeats as the ``asc_set_gm2l1_loop*``
+registers say. ``data_select_bit`` true raises :class:`~ascreg.errors.UnsupportedError` (the
+page supports only false); ``l2_cache_ctl`` is a cache hint; ``_sync`` ends with a
+``PIPE_ALL`` barrier. ``len_burst`` counts bytes as the basic API's ``DataCopyPad`` passes it
+(the page's "32 bytes" unit contradicts its own multiple-of-2 / -4 rule).
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import GlobalMemory, half
+>>> from ascreg.c_api import *
+>>> from ascreg.machine.block import BlockContext, block
+>>> from ascreg.machine.cube import cube_buffers
+>>> src = GlobalMemory().alloc(half, 64); src.write(np.arange(1, 65))
+>>> with block(BlockContext()) as ctx:
+...     dst = cube_buffers().pointer("l1", half, 0)
+...     dst.write(np.zeros(64, np.float16)); ctx.tracker.barrier()
+...     asc_set_gm2l1_loop_size(2, 1)
+...     asc_set_gm2l1_loop1_stride(32, 64)
+...     {name}(dst, src, 2, 6, 1, 0, False, 0, 8, 16)
+...     asc_set_gm2l1_loop_size(1, 1)
+...     ctx.tracker.barrier()
+...     dst.read(40).reshape(-1, 8)[:, :4].tolist()
+[[1.0, 1.0, 2.0, 3.0], [5.0, 5.0, 6.0, 7.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [17.0, 17.0, 18.0, 19.0]]
 """
 
 _OUT_DOCS = {
@@ -687,6 +861,8 @@ OUT_EXAMPLES = {
 """Per target: the destination, the arguments after ``loop_src_stride`` and the last ones."""
 
 _COPIES = _define_copies()
+asc_copy_gm2l1_align = _COPIES["asc_copy_gm2l1_align"]
+asc_copy_gm2l1_align_sync = _COPIES["asc_copy_gm2l1_align_sync"]
 asc_copy_gm2l1_nd2nz = _COPIES["asc_copy_gm2l1_nd2nz"]
 asc_copy_gm2l1_nd2nz_sync = _COPIES["asc_copy_gm2l1_nd2nz_sync"]
 asc_copy_gm2l1_dn2nz = _COPIES["asc_copy_gm2l1_dn2nz"]

@@ -19,6 +19,7 @@ from typing import Any, cast
 import attrs
 
 from ascreg.machine.block import BlockContext, current_block
+from ascreg.machine.sysregs import CopyLoops
 
 
 def field(value: int, high: int, low: int) -> int:
@@ -55,9 +56,16 @@ class CubeRegisters:
     quant_post, relu_alpha, lrelu_alpha
         ``QUANT_POST``, ``RELU_ALPHA`` and the Leaky ReLU alpha: kept; the modes that read them
         are not modelled.
+    gm2l1_loops
+        The two loops around ``asc_copy_gm2l1_align`` (``asc_set_gm2l1_loop_size`` /
+        ``_loop1_stride`` / ``_loop2_stride``, byte strides).
+    gm2l1_pad
+        ``asc_set_gm2l1_pad``'s value (kept: the padding mode that reads it is not modelled).
     """
 
     nz_para: int = 0
+    gm2l1_loops: CopyLoops = attrs.field(factory=CopyLoops)
+    gm2l1_pad: int = 0
     loop3: tuple[int, int, int] = (1, 0, 0)
     channel_para: int = 0
     quant_pre: int = 0

@@ -10,6 +10,8 @@ from ascreg._typing import _IntLike, _FloatLike
 
 __all__ = [
     "asc_copy_gm2l1",
+    "asc_copy_gm2l1_align",
+    "asc_copy_gm2l1_align_sync",
     "asc_copy_gm2l1_dn2nz",
     "asc_copy_gm2l1_dn2nz_sync",
     "asc_copy_gm2l1_nd2nz",
@@ -20,7 +22,11 @@ __all__ = [
     "asc_copy_l0c2l1",
     "asc_copy_l0c2ub",
     "asc_copy_l0c2ub_sync",
+    "asc_set_gm2l1_loop1_stride",
+    "asc_set_gm2l1_loop2_stride",
+    "asc_set_gm2l1_loop_size",
     "asc_set_gm2l1_nz_para",
+    "asc_set_gm2l1_pad",
     "asc_set_l0c2gm_channel_para",
     "asc_set_l0c2gm_config",
     "asc_set_l0c2gm_lrelu_alpha",
@@ -134,6 +140,50 @@ def asc_copy_gm2l1_dn2nz_sync(dst: CbufPtr[int32_t], src: GmPtr[int32_t], loop1_
 def asc_copy_gm2l1_dn2nz_sync(dst: CbufPtr[uint32_t], src: GmPtr[uint32_t], loop1_src_stride: _IntLike, l2_cache_ctl: _IntLike, n_value: _IntLike, d_value: _IntLike, loop4_src_stride: _IntLike, smallc0_en: bool) -> None: ...  # (uint32_t, uint64_t, uint8_t, uint16_t, uint32_t)
 @overload
 def asc_copy_gm2l1_dn2nz_sync(dst: CbufPtr[float32_t], src: GmPtr[float32_t], loop1_src_stride: _IntLike, l2_cache_ctl: _IntLike, n_value: _IntLike, d_value: _IntLike, loop4_src_stride: _IntLike, smallc0_en: bool) -> None: ...  # (float32_t, uint64_t, uint8_t, uint16_t, uint32_t)
+
+# asc_copy_gm2l1_align: legal (dst, n_burst, left_padding_count, burst_src_stride) in table order, per form
+@overload
+def asc_copy_gm2l1_align(dst: CbufPtr[int8_t], src: GmPtr[int8_t], n_burst: _IntLike, len_burst: _IntLike, left_padding_count: _IntLike, right_padding_count: _IntLike, data_select_bit: bool, l2_cache_ctl: _IntLike, burst_src_stride: _IntLike, burst_dst_stride: _IntLike) -> None: ...  # (int8_t, uint32_t, uint8_t, uint64_t)
+@overload
+def asc_copy_gm2l1_align(dst: CbufPtr[uint8_t], src: GmPtr[uint8_t], n_burst: _IntLike, len_burst: _IntLike, left_padding_count: _IntLike, right_padding_count: _IntLike, data_select_bit: bool, l2_cache_ctl: _IntLike, burst_src_stride: _IntLike, burst_dst_stride: _IntLike) -> None: ...  # (uint8_t, uint32_t, uint8_t, uint64_t)
+@overload
+def asc_copy_gm2l1_align(dst: CbufPtr[hifloat8_t], src: GmPtr[hifloat8_t], n_burst: _IntLike, len_burst: _IntLike, left_padding_count: _IntLike, right_padding_count: _IntLike, data_select_bit: bool, l2_cache_ctl: _IntLike, burst_src_stride: _IntLike, burst_dst_stride: _IntLike) -> None: ...  # (hifloat8_t, uint32_t, uint8_t, uint64_t)
+@overload
+def asc_copy_gm2l1_align(dst: CbufPtr[int16_t], src: GmPtr[int16_t], n_burst: _IntLike, len_burst: _IntLike, left_padding_count: _IntLike, right_padding_count: _IntLike, data_select_bit: bool, l2_cache_ctl: _IntLike, burst_src_stride: _IntLike, burst_dst_stride: _IntLike) -> None: ...  # (int16_t, uint32_t, uint8_t, uint64_t)
+@overload
+def asc_copy_gm2l1_align(dst: CbufPtr[uint16_t], src: GmPtr[uint16_t], n_burst: _IntLike, len_burst: _IntLike, left_padding_count: _IntLike, right_padding_count: _IntLike, data_select_bit: bool, l2_cache_ctl: _IntLike, burst_src_stride: _IntLike, burst_dst_stride: _IntLike) -> None: ...  # (uint16_t, uint32_t, uint8_t, uint64_t)
+@overload
+def asc_copy_gm2l1_align(dst: CbufPtr[half], src: GmPtr[half], n_burst: _IntLike, len_burst: _IntLike, left_padding_count: _IntLike, right_padding_count: _IntLike, data_select_bit: bool, l2_cache_ctl: _IntLike, burst_src_stride: _IntLike, burst_dst_stride: _IntLike) -> None: ...  # (half, uint32_t, uint8_t, uint64_t)
+@overload
+def asc_copy_gm2l1_align(dst: CbufPtr[bfloat16_t], src: GmPtr[bfloat16_t], n_burst: _IntLike, len_burst: _IntLike, left_padding_count: _IntLike, right_padding_count: _IntLike, data_select_bit: bool, l2_cache_ctl: _IntLike, burst_src_stride: _IntLike, burst_dst_stride: _IntLike) -> None: ...  # (bfloat16_t, uint32_t, uint8_t, uint64_t)
+@overload
+def asc_copy_gm2l1_align(dst: CbufPtr[int32_t], src: GmPtr[int32_t], n_burst: _IntLike, len_burst: _IntLike, left_padding_count: _IntLike, right_padding_count: _IntLike, data_select_bit: bool, l2_cache_ctl: _IntLike, burst_src_stride: _IntLike, burst_dst_stride: _IntLike) -> None: ...  # (int32_t, uint32_t, uint8_t, uint64_t)
+@overload
+def asc_copy_gm2l1_align(dst: CbufPtr[uint32_t], src: GmPtr[uint32_t], n_burst: _IntLike, len_burst: _IntLike, left_padding_count: _IntLike, right_padding_count: _IntLike, data_select_bit: bool, l2_cache_ctl: _IntLike, burst_src_stride: _IntLike, burst_dst_stride: _IntLike) -> None: ...  # (uint32_t, uint32_t, uint8_t, uint64_t)
+@overload
+def asc_copy_gm2l1_align(dst: CbufPtr[float32_t], src: GmPtr[float32_t], n_burst: _IntLike, len_burst: _IntLike, left_padding_count: _IntLike, right_padding_count: _IntLike, data_select_bit: bool, l2_cache_ctl: _IntLike, burst_src_stride: _IntLike, burst_dst_stride: _IntLike) -> None: ...  # (float32_t, uint32_t, uint8_t, uint64_t)
+
+# asc_copy_gm2l1_align_sync: legal (dst, n_burst, left_padding_count, burst_src_stride) in table order, per form
+@overload
+def asc_copy_gm2l1_align_sync(dst: CbufPtr[int8_t], src: GmPtr[int8_t], n_burst: _IntLike, len_burst: _IntLike, left_padding_count: _IntLike, right_padding_count: _IntLike, data_select_bit: bool, l2_cache_ctl: _IntLike, burst_src_stride: _IntLike, burst_dst_stride: _IntLike) -> None: ...  # (int8_t, uint32_t, uint8_t, uint64_t)
+@overload
+def asc_copy_gm2l1_align_sync(dst: CbufPtr[uint8_t], src: GmPtr[uint8_t], n_burst: _IntLike, len_burst: _IntLike, left_padding_count: _IntLike, right_padding_count: _IntLike, data_select_bit: bool, l2_cache_ctl: _IntLike, burst_src_stride: _IntLike, burst_dst_stride: _IntLike) -> None: ...  # (uint8_t, uint32_t, uint8_t, uint64_t)
+@overload
+def asc_copy_gm2l1_align_sync(dst: CbufPtr[hifloat8_t], src: GmPtr[hifloat8_t], n_burst: _IntLike, len_burst: _IntLike, left_padding_count: _IntLike, right_padding_count: _IntLike, data_select_bit: bool, l2_cache_ctl: _IntLike, burst_src_stride: _IntLike, burst_dst_stride: _IntLike) -> None: ...  # (hifloat8_t, uint32_t, uint8_t, uint64_t)
+@overload
+def asc_copy_gm2l1_align_sync(dst: CbufPtr[int16_t], src: GmPtr[int16_t], n_burst: _IntLike, len_burst: _IntLike, left_padding_count: _IntLike, right_padding_count: _IntLike, data_select_bit: bool, l2_cache_ctl: _IntLike, burst_src_stride: _IntLike, burst_dst_stride: _IntLike) -> None: ...  # (int16_t, uint32_t, uint8_t, uint64_t)
+@overload
+def asc_copy_gm2l1_align_sync(dst: CbufPtr[uint16_t], src: GmPtr[uint16_t], n_burst: _IntLike, len_burst: _IntLike, left_padding_count: _IntLike, right_padding_count: _IntLike, data_select_bit: bool, l2_cache_ctl: _IntLike, burst_src_stride: _IntLike, burst_dst_stride: _IntLike) -> None: ...  # (uint16_t, uint32_t, uint8_t, uint64_t)
+@overload
+def asc_copy_gm2l1_align_sync(dst: CbufPtr[half], src: GmPtr[half], n_burst: _IntLike, len_burst: _IntLike, left_padding_count: _IntLike, right_padding_count: _IntLike, data_select_bit: bool, l2_cache_ctl: _IntLike, burst_src_stride: _IntLike, burst_dst_stride: _IntLike) -> None: ...  # (half, uint32_t, uint8_t, uint64_t)
+@overload
+def asc_copy_gm2l1_align_sync(dst: CbufPtr[bfloat16_t], src: GmPtr[bfloat16_t], n_burst: _IntLike, len_burst: _IntLike, left_padding_count: _IntLike, right_padding_count: _IntLike, data_select_bit: bool, l2_cache_ctl: _IntLike, burst_src_stride: _IntLike, burst_dst_stride: _IntLike) -> None: ...  # (bfloat16_t, uint32_t, uint8_t, uint64_t)
+@overload
+def asc_copy_gm2l1_align_sync(dst: CbufPtr[int32_t], src: GmPtr[int32_t], n_burst: _IntLike, len_burst: _IntLike, left_padding_count: _IntLike, right_padding_count: _IntLike, data_select_bit: bool, l2_cache_ctl: _IntLike, burst_src_stride: _IntLike, burst_dst_stride: _IntLike) -> None: ...  # (int32_t, uint32_t, uint8_t, uint64_t)
+@overload
+def asc_copy_gm2l1_align_sync(dst: CbufPtr[uint32_t], src: GmPtr[uint32_t], n_burst: _IntLike, len_burst: _IntLike, left_padding_count: _IntLike, right_padding_count: _IntLike, data_select_bit: bool, l2_cache_ctl: _IntLike, burst_src_stride: _IntLike, burst_dst_stride: _IntLike) -> None: ...  # (uint32_t, uint32_t, uint8_t, uint64_t)
+@overload
+def asc_copy_gm2l1_align_sync(dst: CbufPtr[float32_t], src: GmPtr[float32_t], n_burst: _IntLike, len_burst: _IntLike, left_padding_count: _IntLike, right_padding_count: _IntLike, data_select_bit: bool, l2_cache_ctl: _IntLike, burst_src_stride: _IntLike, burst_dst_stride: _IntLike) -> None: ...  # (float32_t, uint32_t, uint8_t, uint64_t)
 
 # asc_copy_gm2l1: legal (n_burst, pad_func_mode, src_stride) in table order, per form
 def asc_copy_gm2l1(dst: object, src: GmPtr[Any], n_burst: _IntLike, len_burst: _IntLike, pad_func_mode: _IntLike, src_stride: _IntLike, dst_stride: _IntLike) -> None: ...  # (uint32_t, uint8_t, uint64_t)
@@ -294,6 +344,18 @@ def asc_copy_l0c2l1(dst: CbufPtr[int8_t], src: CcPtr[int32_t], n_size: _IntLike,
 def asc_copy_l0c2l1(dst: CbufPtr[uint8_t], src: CcPtr[int32_t], n_size: _IntLike, m_size: _IntLike, dst_stride: _IntLike, src_stride: _IntLike, clip_relu_pre: _IntLike, unit_flag_mode: _IntLike, quant_pre: _IntLike, relu_pre: _IntLike, channel_split: bool, nz2nd_en: bool, quant_post: _IntLike, relu_post: _IntLike, clip_relu_post: bool, eltwise_op: _IntLike, eltwise_antq_en: _IntLike, c0_pad_en: bool) -> None: ...  # (uint8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
 @overload
 def asc_copy_l0c2l1(dst: CbufPtr[int32_t], src: CcPtr[int32_t], n_size: _IntLike, m_size: _IntLike, dst_stride: _IntLike, src_stride: _IntLike, clip_relu_pre: _IntLike, unit_flag_mode: _IntLike, quant_pre: _IntLike, relu_pre: _IntLike, channel_split: bool, nz2nd_en: bool, quant_post: _IntLike, relu_post: _IntLike, clip_relu_post: bool, eltwise_op: _IntLike, eltwise_antq_en: _IntLike, c0_pad_en: bool) -> None: ...  # (int32_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+
+# asc_set_gm2l1_loop_size: legal (loop1_size) in table order, per form
+def asc_set_gm2l1_loop_size(loop1_size: _IntLike, loop2_size: _IntLike) -> None: ...  # (uint64_t)
+
+# asc_set_gm2l1_loop1_stride: legal (loop1_src_stride) in table order, per form
+def asc_set_gm2l1_loop1_stride(loop1_src_stride: _IntLike, loop1_dst_stride: _IntLike) -> None: ...  # (uint64_t)
+
+# asc_set_gm2l1_loop2_stride: legal (loop2_src_stride) in table order, per form
+def asc_set_gm2l1_loop2_stride(loop2_src_stride: _IntLike, loop2_dst_stride: _IntLike) -> None: ...  # (uint64_t)
+
+# asc_set_gm2l1_pad: legal (pad_val) in table order, per form
+def asc_set_gm2l1_pad(pad_val: _IntLike) -> None: ...  # (uint32_t)
 
 # asc_set_gm2l1_nz_para: legal (config) in table order, per form
 def asc_set_gm2l1_nz_para(config: _IntLike) -> None: ...  # (uint64_t)

@@ -136,6 +136,8 @@ from ascreg.c_api import (
     asc_clz,
     asc_copy,
     asc_copy_gm2l1,
+    asc_copy_gm2l1_align,
+    asc_copy_gm2l1_align_sync,
     asc_copy_gm2l1_dn2nz,
     asc_copy_gm2l1_dn2nz_sync,
     asc_copy_gm2l1_nd2nz,
@@ -635,7 +637,11 @@ from ascreg.c_api import (
     asc_set_atomic_none,
     asc_set_ctrl,
     asc_set_ffts_base_addr,
+    asc_set_gm2l1_loop1_stride,
+    asc_set_gm2l1_loop2_stride,
+    asc_set_gm2l1_loop_size,
     asc_set_gm2l1_nz_para,
+    asc_set_gm2l1_pad,
     asc_set_gm2ub_loop1_stride,
     asc_set_gm2ub_loop2_stride,
     asc_set_gm2ub_loop_size,
@@ -4034,6 +4040,34 @@ def check_asc_copy_gm2l1_dn2nz_sync() -> None:
     asc_copy_gm2l1_dn2nz_sync(cbufptr_float32_t, g_float32_t, 1, 1, 1, 1, 1, True)  # (float32_t, uint64_t, uint8_t, uint16_t, uint32_t)
 
 
+def check_asc_copy_gm2l1_align() -> None:
+    # asc_copy_gm2l1_align: every legal dst, n_burst, left_padding_count, burst_src_stride combination, every form
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, True, 1, 1, 1)  # (int8_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align(cbufptr_uint8_t, g_uint8_t, 1, 1, 1, 1, True, 1, 1, 1)  # (uint8_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align(cbufptr_hifloat8_t, g_hifloat8_t, 1, 1, 1, 1, True, 1, 1, 1)  # (hifloat8_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align(cbufptr_int16_t, g_int16_t, 1, 1, 1, 1, True, 1, 1, 1)  # (int16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align(cbufptr_uint16_t, g_uint16_t, 1, 1, 1, 1, True, 1, 1, 1)  # (uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align(cbufptr_half, g_half, 1, 1, 1, 1, True, 1, 1, 1)  # (half, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align(cbufptr_bfloat16_t, g_bfloat16_t, 1, 1, 1, 1, True, 1, 1, 1)  # (bfloat16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align(cbufptr_int32_t, g_int32_t, 1, 1, 1, 1, True, 1, 1, 1)  # (int32_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align(cbufptr_uint32_t, g_uint32_t, 1, 1, 1, 1, True, 1, 1, 1)  # (uint32_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align(cbufptr_float32_t, g_float32_t, 1, 1, 1, 1, True, 1, 1, 1)  # (float32_t, uint32_t, uint8_t, uint64_t)
+
+
+def check_asc_copy_gm2l1_align_sync() -> None:
+    # asc_copy_gm2l1_align_sync: every legal dst, n_burst, left_padding_count, burst_src_stride combination, every form
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, True, 1, 1, 1)  # (int8_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align_sync(cbufptr_uint8_t, g_uint8_t, 1, 1, 1, 1, True, 1, 1, 1)  # (uint8_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align_sync(cbufptr_hifloat8_t, g_hifloat8_t, 1, 1, 1, 1, True, 1, 1, 1)  # (hifloat8_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align_sync(cbufptr_int16_t, g_int16_t, 1, 1, 1, 1, True, 1, 1, 1)  # (int16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align_sync(cbufptr_uint16_t, g_uint16_t, 1, 1, 1, 1, True, 1, 1, 1)  # (uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align_sync(cbufptr_half, g_half, 1, 1, 1, 1, True, 1, 1, 1)  # (half, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align_sync(cbufptr_bfloat16_t, g_bfloat16_t, 1, 1, 1, 1, True, 1, 1, 1)  # (bfloat16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align_sync(cbufptr_int32_t, g_int32_t, 1, 1, 1, 1, True, 1, 1, 1)  # (int32_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align_sync(cbufptr_uint32_t, g_uint32_t, 1, 1, 1, 1, True, 1, 1, 1)  # (uint32_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align_sync(cbufptr_float32_t, g_float32_t, 1, 1, 1, 1, True, 1, 1, 1)  # (float32_t, uint32_t, uint8_t, uint64_t)
+
+
 def check_asc_copy_gm2l1() -> None:
     # asc_copy_gm2l1: every legal n_burst, pad_func_mode, src_stride combination, every form
     asc_copy_gm2l1(None, g_uint8_t, 1, 1, 1, 1, 1)  # (uint32_t, uint8_t, uint64_t)
@@ -4134,6 +4168,26 @@ def check_asc_copy_l0c2l1() -> None:
     asc_copy_l0c2l1(cbufptr_int8_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1, True)  # (int8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
     asc_copy_l0c2l1(cbufptr_uint8_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1, True)  # (uint8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
     asc_copy_l0c2l1(cbufptr_int32_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1, True)  # (int32_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+
+
+def check_asc_set_gm2l1_loop_size() -> None:
+    # asc_set_gm2l1_loop_size: every legal loop1_size combination, every form
+    asc_set_gm2l1_loop_size(1, 1)  # (uint64_t)
+
+
+def check_asc_set_gm2l1_loop1_stride() -> None:
+    # asc_set_gm2l1_loop1_stride: every legal loop1_src_stride combination, every form
+    asc_set_gm2l1_loop1_stride(1, 1)  # (uint64_t)
+
+
+def check_asc_set_gm2l1_loop2_stride() -> None:
+    # asc_set_gm2l1_loop2_stride: every legal loop2_src_stride combination, every form
+    asc_set_gm2l1_loop2_stride(1, 1)  # (uint64_t)
+
+
+def check_asc_set_gm2l1_pad() -> None:
+    # asc_set_gm2l1_pad: every legal pad_val combination, every form
+    asc_set_gm2l1_pad(1)  # (uint32_t)
 
 
 def check_asc_set_gm2l1_nz_para() -> None:

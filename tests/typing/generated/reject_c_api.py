@@ -136,6 +136,8 @@ from ascreg.c_api import (
     asc_clz,
     asc_copy,
     asc_copy_gm2l1,
+    asc_copy_gm2l1_align,
+    asc_copy_gm2l1_align_sync,
     asc_copy_gm2l1_dn2nz,
     asc_copy_gm2l1_dn2nz_sync,
     asc_copy_gm2l1_nd2nz,
@@ -635,7 +637,11 @@ from ascreg.c_api import (
     asc_set_atomic_none,
     asc_set_ctrl,
     asc_set_ffts_base_addr,
+    asc_set_gm2l1_loop1_stride,
+    asc_set_gm2l1_loop2_stride,
+    asc_set_gm2l1_loop_size,
     asc_set_gm2l1_nz_para,
+    asc_set_gm2l1_pad,
     asc_set_gm2ub_loop1_stride,
     asc_set_gm2ub_loop2_stride,
     asc_set_gm2ub_loop_size,
@@ -13935,6 +13941,52 @@ def check_asc_copy_gm2l1_dn2nz_sync() -> None:
     asc_copy_gm2l1_dn2nz_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # smallc0_en: 1.5
 
 
+def check_asc_copy_gm2l1_align() -> None:
+    # asc_copy_gm2l1_align: every illegal combination of dst, n_burst, left_padding_count, burst_src_stride, every form
+    asc_copy_gm2l1_align(g_uint8_t, g_int8_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_bool_, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_bool_
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_fp8_e4m3fn_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp8_e4m3fn_t
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_fp8_e5m2_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp8_e5m2_t
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_fp8_e8m0_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp8_e8m0_t
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_int4x2_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_int4x2_t
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_fp4x2_e2m1_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp4x2_e2m1_t
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_fp4x2_e1m2_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp4x2_e1m2_t
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_int64_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_int64_t
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_uint64_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint64_t
+    asc_copy_gm2l1_align(cbufptr_int8_t, p_uint64_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # src: p_uint64_t
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_int8_t, 1.5, 1, 1, 1, True, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # n_burst: 1.5
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_int8_t, 1, 1.5, 1, 1, True, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # len_burst: 1.5
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_int8_t, 1, 1, 1.5, 1, True, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # left_padding_count: 1.5
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1.5, True, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # right_padding_count: 1.5
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, 1.5, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # data_select_bit: 1.5
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, True, 1.5, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # l2_cache_ctl: 1.5
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, True, 1, 1.5, 1)  # type: ignore[call-overload]  # pyright: ignore  # burst_src_stride: 1.5
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, True, 1, 1, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # burst_dst_stride: 1.5
+
+
+def check_asc_copy_gm2l1_align_sync() -> None:
+    # asc_copy_gm2l1_align_sync: every illegal combination of dst, n_burst, left_padding_count, burst_src_stride, every form
+    asc_copy_gm2l1_align_sync(g_uint8_t, g_int8_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_bool_, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_bool_
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_fp8_e4m3fn_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp8_e4m3fn_t
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_fp8_e5m2_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp8_e5m2_t
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_fp8_e8m0_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp8_e8m0_t
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_int4x2_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_int4x2_t
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_fp4x2_e2m1_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp4x2_e2m1_t
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_fp4x2_e1m2_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp4x2_e1m2_t
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_int64_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_int64_t
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_uint64_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint64_t
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, p_uint64_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # src: p_uint64_t
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_int8_t, 1.5, 1, 1, 1, True, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # n_burst: 1.5
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_int8_t, 1, 1.5, 1, 1, True, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # len_burst: 1.5
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1.5, 1, True, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # left_padding_count: 1.5
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1.5, True, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # right_padding_count: 1.5
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, 1.5, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # data_select_bit: 1.5
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, True, 1.5, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # l2_cache_ctl: 1.5
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, True, 1, 1.5, 1)  # type: ignore[call-overload]  # pyright: ignore  # burst_src_stride: 1.5
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, True, 1, 1, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # burst_dst_stride: 1.5
+
+
 def check_asc_copy_gm2l1() -> None:
     # asc_copy_gm2l1: every illegal combination of n_burst, pad_func_mode, src_stride, every form
     asc_copy_gm2l1(None, p_uint8_t, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: p_uint8_t
@@ -14097,6 +14149,29 @@ def check_asc_copy_l0c2l1() -> None:
     asc_copy_l0c2l1(cbufptr_half, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1.5, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # eltwise_op: 1.5
     asc_copy_l0c2l1(cbufptr_half, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1.5, True)  # type: ignore[call-overload]  # pyright: ignore  # eltwise_antq_en: 1.5
     asc_copy_l0c2l1(cbufptr_half, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # c0_pad_en: 1.5
+
+
+def check_asc_set_gm2l1_loop_size() -> None:
+    # asc_set_gm2l1_loop_size: every illegal combination of loop1_size, every form
+    asc_set_gm2l1_loop_size(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # loop1_size: 1.5
+    asc_set_gm2l1_loop_size(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # loop2_size: 1.5
+
+
+def check_asc_set_gm2l1_loop1_stride() -> None:
+    # asc_set_gm2l1_loop1_stride: every illegal combination of loop1_src_stride, every form
+    asc_set_gm2l1_loop1_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # loop1_src_stride: 1.5
+    asc_set_gm2l1_loop1_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # loop1_dst_stride: 1.5
+
+
+def check_asc_set_gm2l1_loop2_stride() -> None:
+    # asc_set_gm2l1_loop2_stride: every illegal combination of loop2_src_stride, every form
+    asc_set_gm2l1_loop2_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # loop2_src_stride: 1.5
+    asc_set_gm2l1_loop2_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # loop2_dst_stride: 1.5
+
+
+def check_asc_set_gm2l1_pad() -> None:
+    # asc_set_gm2l1_pad: every illegal combination of pad_val, every form
+    asc_set_gm2l1_pad(1.5)  # type: ignore[arg-type]  # pyright: ignore  # pad_val: 1.5
 
 
 def check_asc_set_gm2l1_nz_para() -> None:
