@@ -794,7 +794,9 @@ CUBE_REGISTER_CALLS: dict[str, tuple[str, tuple[str, ...], tuple[tuple[type[Scal
     "asc_set_l0c2gm_channel_para": ("sys_var", ("scalar config",), ((uint64_t,),)),
     "asc_set_l0c2gm_quant_post": ("sys_var", ("scalar config",), ((uint64_t,),)),
     "asc_set_l0c2gm_relu_alpha": ("sys_var", ("scalar config",), ((uint64_t,),)),
-    "asc_set_l0c2gm_lrelu_alpha": ("cube_datamove", ("scalar config",), ((half,), (float32_t,))),
+    "asc_set_l0c2gm_lrelu_alpha": (  # half& | float&: one Python number, one overload
+        "cube_datamove", ("scalar config",), ((float32_t,),)
+    ),
     "asc_set_l0c_copy_prequant": ("cube_datamove", ("scalar config",), ((uint64_t,),)),
 }  # fmt: skip
 """Per register-setting function of the cube copies: its docs folder, parameters and types."""

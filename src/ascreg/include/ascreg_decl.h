@@ -5063,7 +5063,6 @@ __simd_callee__ void asc_set_l0c2gm_quant_post(uint64_t config);
 // asc_set_l0c2gm_relu_alpha: (config); source docs/zh/api/SIMD-API/C-API/sys_var/asc_set_l0c2gm_relu_alpha.md
 __simd_callee__ void asc_set_l0c2gm_relu_alpha(uint64_t config);
 // asc_set_l0c2gm_lrelu_alpha: (config); source docs/zh/api/SIMD-API/C-API/cube_datamove/asc_set_l0c2gm_lrelu_alpha.md
-__simd_callee__ void asc_set_l0c2gm_lrelu_alpha(half config);
 __simd_callee__ void asc_set_l0c2gm_lrelu_alpha(float config);
 // asc_set_l0c_copy_prequant: (config); source docs/zh/api/SIMD-API/C-API/cube_datamove/asc_set_l0c_copy_prequant.md
 __simd_callee__ void asc_set_l0c_copy_prequant(uint64_t config);

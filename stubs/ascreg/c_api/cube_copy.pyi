@@ -376,9 +376,6 @@ def asc_set_l0c2gm_quant_post(config: _IntLike) -> None: ...  # (uint64_t)
 def asc_set_l0c2gm_relu_alpha(config: _IntLike) -> None: ...  # (uint64_t)
 
 # asc_set_l0c2gm_lrelu_alpha: legal (config) in table order, per form
-@overload
-def asc_set_l0c2gm_lrelu_alpha(config: _FloatLike) -> None: ...  # (half)
-@overload
 def asc_set_l0c2gm_lrelu_alpha(config: _FloatLike) -> None: ...  # (float32_t)
 
 # asc_set_l0c_copy_prequant: legal (config) in table order, per form

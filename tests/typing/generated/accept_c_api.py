@@ -4222,7 +4222,6 @@ def check_asc_set_l0c2gm_relu_alpha() -> None:
 
 def check_asc_set_l0c2gm_lrelu_alpha() -> None:
     # asc_set_l0c2gm_lrelu_alpha: every legal config combination, every form
-    asc_set_l0c2gm_lrelu_alpha(1.5)  # (half)
     asc_set_l0c2gm_lrelu_alpha(1.5)  # (float32_t)
 
 

@@ -14210,7 +14210,7 @@ def check_asc_set_l0c2gm_relu_alpha() -> None:
 
 def check_asc_set_l0c2gm_lrelu_alpha() -> None:
     # asc_set_l0c2gm_lrelu_alpha: every illegal combination of config, every form
-    asc_set_l0c2gm_lrelu_alpha(None)  # type: ignore[call-overload]  # pyright: ignore  # config: None
+    asc_set_l0c2gm_lrelu_alpha(None)  # type: ignore[arg-type]  # pyright: ignore  # config: None
 
 
 def check_asc_set_l0c_copy_prequant() -> None:
