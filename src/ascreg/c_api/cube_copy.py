@@ -159,8 +159,12 @@ def _set_loop_size(op: Any, loop1_size: Any, loop2_size: Any) -> None:
     )
 
 
-def _set_loop_stride(op: Any, src_stride: Any, dst_stride: Any) -> None:
+def _set_loop_stride(op: Any, *strides: Any) -> None:
+    """Check and store loop ``op.loop``'s ``(loop<n>_src_stride, loop<n>_dst_stride)``."""
     n = op.loop
+    if len(strides) != 2:
+        raise AscregTypeError(f"takes (loop{n}_src_stride, loop{n}_dst_stride)")
+    src_stride, dst_stride = strides
     src = operands.in_range(src_stride, f"loop{n}_src_stride", 0, LOOP_SRC_LIMIT)
     dst = operands.in_range(dst_stride, f"loop{n}_dst_stride", 0, LOOP_DST_LIMIT)
     if dst % C0_BYTES:
