@@ -509,3 +509,28 @@ def test_align_copies_check_their_operands() -> None:
             C.asc_set_gm2l1_loop_size(1, 2**21 + 1)
         with pytest.raises(AscregTypeError, match=r"pad_val 4294967296 is outside"):
             C.asc_set_gm2l1_pad(2**32)
+
+
+@pytest.mark.rows("asc_copy_l0c2l1")
+def test_the_void_l0c2l1_form_writes_what_the_gm_copy_writes() -> None:
+    """The 21-argument ``__cbuf__ void*`` form (``l2_cache_ctl``, ``broadcast_en``, ``nz2dn_en``)."""
+    values = np.random.default_rng(4).standard_normal(64 * 16).astype(np.float32)
+    gm = GlobalMemory().alloc(half, 32 * 20)
+    with block(BlockContext()) as ctx:
+        src = cube_buffers().pointer("l0c", float32_t, 0)
+        src.write(values)
+        l1 = cube_buffers().pointer("l1", half, 0)
+        l1.write(np.zeros(32 * 20, np.float16))
+        ctx.tracker.barrier()
+        C.asc_set_l0c2gm_nz2nd(1, 0, 0)
+        C.asc_set_l0c2gm_channel_para(1 << 48)
+        tail = (0, 0, QuantMode_t.F322F16, 0, False, False, 0, 0, False, 0, False, False, False)
+        C.asc_copy_l0c2l1(l1, src, 20, 32, 32, 32, 0, *tail, True)  # NZ2DN: 20 columns of 32
+        C.asc_copy_l0c2gm(gm, src, 20, 32, 32, 32, 0, *tail, True)
+        ctx.tracker.barrier()
+        got = l1.read(32 * 20)
+    expected = np.zeros(32 * 20, np.float16)
+    f = SimpleNamespace(count=1, m=32, n=20, relu=0, layout="dn", src_stride=32, src_matrix=0,
+                        src_c0=1, dst_stride=32, dst_matrix=0)  # fmt: skip
+    out_model(values, expected, f)
+    assert np.array_equal(got, expected) and np.array_equal(gm.read(32 * 20), expected)
