@@ -47,23 +47,22 @@ import numpy as np
 
 from ascreg._dtypes import (
     Scalar,
-    bfloat16_t,
-    float32_t,
-    half,
-    int8_t,
-    int32_t,
-    uint8_t,
     uint64_t,
 )
 from ascreg._frontend import operands
 from ascreg._frontend.cube import (
+    DN2NZ_LIMITS,
     MMAD_LIMIT,
+    ND2NZ_LIMITS,
     ROWS,
+    SMALL_C0,
     MmadRun,
+    NzCopy,
     OnPipe,
     Window,
     aligned,
     c0,
+    copy_to_nz,
     fractals,
     load_2d,
     mmad_types,
@@ -74,6 +73,16 @@ from ascreg._frontend.cube import (
     unit_reset,
     unit_span,
 )
+from ascreg._frontend.fixpipe import (
+    QUANT_B8,
+    FixOut,
+    b8_converter,
+    cast_converter,
+    check_split,
+    is_b8,
+    run_fixpipe,
+)
+from ascreg._frontend.fixpipe import offsets as fix_offsets
 from ascreg.basic._template import (
     BOOLEAN,
     TYPENAME,
@@ -85,14 +94,11 @@ from ascreg.basic._template import (
 )
 from ascreg.basic._tensor import GlobalTensor, LocalTensor
 from ascreg.core import cube as core
-from ascreg.errors import AlignmentError, AscregError, AscregTypeError, UnsupportedError
+from ascreg.errors import AscregError, AscregTypeError, UnsupportedError
 from ascreg.machine.block import BlockContext, current_block
 from ascreg.machine.cube import C0_BYTES, FRACTAL_BYTES, POSITION_BUFFERS
 from ascreg.machine.memory import GmPtr, Pointer
-from ascreg.machine.races import atomic_access
-from ascreg.machine.store_atomic import combine
 from ascreg.machine.sync import PIPE_FIX, PIPE_MTE1, PIPE_MTE2, Pipe
-from ascreg.machine.sysregs import SYSREGS_STATE
 
 _OnPipe = OnPipe
 _aligned = aligned
@@ -503,36 +509,12 @@ def _track_gm(ctx: BlockContext, ptr: Pointer[Any], nbytes: int, *, write: bool)
 
 # -- DataCopy forms of the cube core ---------------------------------------------------------
 
-ND2NZ_LIMITS = {
-    "ndNum": (0, 4095),
-    "nValue": (0, 16384),
-    "dValue": (0, 65535),
-    "srcNdMatrixStride": (0, 65535),
-    "srcDValue": (1, 65535),
-    "dstNzC0Stride": (1, 16384),
-    "dstNzNStride": (1, 16384),
-    "dstNzMatrixStride": (0, 16384),
-}
-"""The documented range of each ``Nd2NzParams`` field (DataCopy GMToL1 ND2NZ page, table 4)."""
-DN2NZ_LIMITS = {
-    "dnNum": (0, 4095),
-    "nValue": (0, 16384),
-    "dValue": (0, 2**21 - 1),
-    "srcDnMatrixStride": (0, 2**40 - 1),
-    "srcDValue": (1, 2**40 - 1),
-    "dstNzC0Stride": (1, 16384),
-    "dstNzNStride": (1, 16384),
-    "dstNzMatrixStride": (0, 16384),
-}
-"""The documented range of each ``Dn2NzParams`` field (DataCopy GMToL1 DN2NZ page, table 4)."""
 NZ_COPIES: dict[type, tuple[str, str, dict[str, tuple[int, int]], bool]] = {
     Nd2NzParams: ("ndNum", "srcNdMatrixStride", ND2NZ_LIMITS, False),
     Dn2NzParams: ("dnNum", "srcDnMatrixStride", DN2NZ_LIMITS, True),
 }
 """Per GM -> L1 NZ copy: its matrix count and source matrix stride fields, its ranges, and
 whether GM holds each matrix column by column (DN)."""
-SMALL_C0 = 4
-"""The elements of a C0 row with ``enableSmallC0`` (``dValue <= 4``; 4 * sizeof(T) bytes)."""
 
 
 def is_cube_copy(dst: Any, src: Any, params: Any) -> bool:
@@ -606,56 +588,16 @@ def _to_nz(dst: Pointer[Any], src: GmPtr[Any], params: Any, small_c0: bool) -> N
     if small_c0:  # the strides of the C0 blocks are not used
         limits = {k: v for k, v in limits.items() if k not in ("dstNzC0Stride", "dstNzNStride")}
     f = _fields(params, limits)
-    _aligned(dst, C0_BYTES, "dst")
-    name, size = type(params).__name__, dst.dtype.size
-    if f["dstNzMatrixStride"] * size % C0_BYTES:
-        raise AlignmentError(
-            f"{name}.dstNzMatrixStride {f['dstNzMatrixStride']} x {size} bytes is not a multiple "
-            "of 32 bytes (the copy counts it in 32-byte blocks)"
-        )
-    if small_c0 and f["dValue"] > SMALL_C0:
+    copy = NzCopy(
+        f[count_field], f["nValue"], f["dValue"], f[stride_field], f["srcDValue"],
+        f.get("dstNzC0Stride", 1), f.get("dstNzNStride", 1), f["dstNzMatrixStride"],
+        column_major, small_c0,
+    )  # fmt: skip
+    if small_c0 and copy.d > SMALL_C0:
         raise AscregError(
-            f"enableSmallC0 takes dValue <= {SMALL_C0}, got {name}.dValue {f['dValue']}"
+            f"enableSmallC0 takes dValue <= {SMALL_C0}, got {type(params).__name__}.dValue {copy.d}"
         )
-    n, d, count = f["nValue"], f["dValue"], f[count_field]
-    if not (count and n and d):
-        return
-    c0, offsets, span = _nz_destination(n, d, size, f, small_c0)
-    lines, width = (d, n) if column_major else (n, d)  # GM: `lines` rows of `width` elements
-    extent = (lines - 1) * f["srcDValue"] + width
-    ctx = current_block()
-    with _OnPipe(ctx, PIPE_MTE2):
-        for i in range(count):
-            source = src + i * f[stride_field]
-            _track_gm(ctx, source, extent * size, write=False)
-            flat = source.view(extent, "reads")
-            rows = np.lib.stride_tricks.as_strided(
-                flat,
-                shape=(lines, width),
-                strides=(f["srcDValue"] * flat.itemsize, flat.itemsize),
-                writeable=False,
-            )
-            out = (dst + i * f["dstNzMatrixStride"]).view(span, "writes")
-            if small_c0:
-                out[:] = 0
-            out[offsets] = core.nd_to_nz(rows.T if column_major else rows, c0)
-
-
-def _nz_destination(
-    n: int, d: int, size: int, f: dict[str, int], small_c0: bool
-) -> tuple[int, Any, int]:
-    """Return (C0 in elements, the ``(n, ceil(d / C0) * C0)`` offsets, the span) of the L1 side.
-
-    SmallC0 packs each row's ``dValue <= 4`` elements into 4 and zero-pads the matrix to 32
-    bytes.
-    """
-    if small_c0:
-        offsets = np.arange(n * SMALL_C0, dtype=np.int64).reshape(n, SMALL_C0)
-        span = -(-n * SMALL_C0 * size // C0_BYTES) * C0_BYTES // size
-        return SMALL_C0, offsets, span
-    c0 = C0_BYTES // size
-    offsets = core.nz_offsets(n, d, c0, f["dstNzC0Stride"], f["dstNzNStride"])
-    return c0, offsets, int(offsets[-1, -1]) + 1
+    copy_to_nz(dst, src, copy, f"{type(params).__name__}.dstNzMatrixStride")
 
 
 def _block_copy(dst: Pointer[Any], src: Pointer[Any], params: Any, pipe: Pipe) -> None:
@@ -944,14 +886,6 @@ def _bias(tensor: Any, out: type[Scalar]) -> Pointer[Any]:
 
 # -- Fixpipe -----------------------------------------------------------------------------------
 
-FIXPIPE_CASTS: dict[tuple[type[Scalar], QuantMode_t], type[Scalar]] = {
-    (float32_t, QuantMode_t.NoQuant): float32_t,
-    (int32_t, QuantMode_t.NoQuant): int32_t,
-    (float32_t, QuantMode_t.F322F16): half,
-    (float32_t, QuantMode_t.F322BF16): bfloat16_t,
-}
-"""(L0C type, quantPre) -> the GM type of the Fixpipe conversions ascreg models."""
-
 
 def _Fixpipe(
     dst: GlobalTensor[Any],
@@ -1014,44 +948,36 @@ def _Fixpipe(
     p = _braced(p)
     _check_config(d.dtype, s.dtype, p, dstT, srcT, config)
     _aligned(s, 64, "src")
-    if p.isChannelSplit and not (
-        p.format is CO2Layout.NZ and s.dtype is d.dtype is float32_t and p.nSize % 8 == 0
-    ):
-        raise AscregError(
-            "channel split takes a float -> float NZ move (CO2Layout::NZ) with nSize a multiple "
-            f"of 8; got {s.dtype.cpp_name} -> {d.dtype.cpp_name}, {p.format.name}, nSize {p.nSize}"
-        )
-    n = operands.in_range(p.nSize, "nSize", 0, 4095)
-    m = operands.in_range(p.mSize, "mSize", 0, 65535)
-    operands.in_range(p.srcStride, "srcStride", 0, 65535)
-    operands.in_range(p.dstStride, "dstStride", 1, 2**32 - 1)
-    count = _matrix_count(p)
+    out = _fix_out(p)
+    check_split(s.dtype, d.dtype, out)
     flag = _fixpipe_unit_flag(p)
-    if not (m and n and count):
+    if not (out.m and out.n and out.count):
         return
     ctx = current_block()
-    rows, cols = np.arange(m, dtype=np.int64)[:, None], np.arange(n, dtype=np.int64)
-    atomic = _atomic_op(ctx, d.dtype)
-    units = unit_span(s, _fixpipe_extent(p, rows, cols, count) * s.dtype.size)
+    units = unit_span(s, _fixpipe_extent(out) * s.dtype.size)
     unit_acquire(ctx, units, flag, write=False)
     with _OnPipe(ctx, PIPE_FIX):  # the vector quantisation words are read on PIPE_FIX
         convert = _converter(s.dtype, d.dtype, p, args[0] if len(args) == 2 else None)
-        for i in range(count):
-            src_at, dst_at = _fixpipe_offsets(p, rows, cols, i, d.dtype.size)
-            values = s.view(int(src_at.max()) + 1, "reads")[src_at]
-            converted = convert(values, cols)
-            span = int(dst_at.max()) + 1
-            _track_gm(ctx, d, span * d.dtype.size, write=True)
-            if atomic is None:  # the elements written, not their span (ND rows, strided)
-                d[dst_at] = converted
-                continue
-            with atomic_access():  # combining results in place is what the atomic is for
-                out = d.view(span, "writes")
-                old = out[dst_at]
-                new = np.ascontiguousarray(converted, dtype=old.dtype)
-                merged = combine(atomic, d.dtype, old.view(np.uint8), new.view(np.uint8))
-                out[dst_at] = merged.view(old.dtype).reshape(old.shape)
+    run_fixpipe(d, s, out, convert)
     unit_release(ctx, units, flag, write=False)
+
+
+def _fix_out(p: FixpipeParamsArch3510) -> FixOut:
+    """Check the sizes and strides of *p*; return the move it describes."""
+    n = operands.in_range(p.nSize, "nSize", 0, 4095)
+    m = operands.in_range(p.mSize, "mSize", 0, 65535)
+    src_stride = operands.in_range(p.srcStride, "srcStride", 0, 65535)
+    dst_stride = operands.in_range(p.dstStride, "dstStride", 1, 2**32 - 1)
+    split = bool(p.isChannelSplit)
+    if p.format is CO2Layout.ROW_MAJOR:
+        count = operands.in_range(p.params.ndNum, "Nz2NdParams.ndNum", 0, 65535)
+        return FixOut(n, m, src_stride, dst_stride, "nd", count, p.params.srcNdStride,
+                      p.params.dstNdStride, channel_split=split)  # fmt: skip
+    if p.format is CO2Layout.COLUMN_MAJOR:
+        count = operands.in_range(p.params.dnNum, "Nz2DnParams.dnNum", 0, 65535)
+        return FixOut(n, m, src_stride, dst_stride, "dn", count, p.params.srcNzMatrixStride,
+                      p.params.dstDnMatrixStride, p.params.srcNzC0Stride, split)  # fmt: skip
+    return FixOut(n, m, src_stride, dst_stride, "nz", channel_split=split)
 
 
 def _fixpipe_unit_flag(p: FixpipeParamsArch3510) -> int:
@@ -1065,28 +991,10 @@ def _fixpipe_unit_flag(p: FixpipeParamsArch3510) -> int:
     return flag
 
 
-def _fixpipe_extent(p: FixpipeParamsArch3510, rows: Any, cols: Any, count: int) -> int:
+def _fixpipe_extent(out: FixOut) -> int:
     """Return the L0C elements a Fixpipe's reads span from its src (its unit-flag blocks)."""
-    return max(int(_fixpipe_offsets(p, rows, cols, i, 4)[0].max()) + 1 for i in range(count))
-
-
-def _atomic_op(ctx: BlockContext, dtype: type[Scalar]) -> str | None:
-    """Return the store-atomic operation a Fixpipe to GM applies (``SetAtomicAdd<T>``), or None.
-
-    The mode's element type must be the GM type the Fixpipe writes.
-    """
-    regs = ctx.state.get(SYSREGS_STATE)
-    mode = None if regs is None else regs.atomic
-    if mode is None:
-        return None
-    op, element = mode
-    if element is not dtype:
-        raise AscregError(
-            f"the store-atomic mode is {op} on {element.cpp_name} but the Fixpipe writes "
-            f"{dtype.cpp_name} to GM: set the atomic of the destination type "
-            f"(SetAtomicAdd<{dtype.cpp_name}>)"
-        )
-    return str(op)
+    rows, cols = np.arange(out.m, dtype=np.int64)[:, None], np.arange(out.n, dtype=np.int64)
+    return max(int(fix_offsets(out, rows, cols, i, 4)[0].max()) + 1 for i in range(out.count))
 
 
 Fixpipe = function_template(
@@ -1174,39 +1082,17 @@ def _check_config(
         )
 
 
-QUANT_B8 = {QuantMode_t.QF322B8_PRE: False, QuantMode_t.VQF322B8_PRE: True}
-"""The float -> 8-bit quantising modes ascreg models, and whether each takes a vector of words."""
-
-
 def _converter(src: type[Scalar], dst: type[Scalar], p: FixpipeParamsArch3510, work: Any) -> Any:
     """Return ``convert(values, cols)`` of the Fixpipe's ``quantPre`` (checked against dst)."""
-    mode = p.quantPre
-    if mode in QUANT_B8 and src is float32_t and dst in (int8_t, uint8_t):
+    mode = p.quantPre.name
+    if is_b8(src, dst, mode):
         if QUANT_B8[mode] != (work is not None):
-            raise AscregTypeError(f"quantPre {mode.name} takes cbufWorkspace only in vector mode")
+            raise AscregTypeError(f"quantPre {mode} takes cbufWorkspace only in vector mode")
         words = _quant_words(work, p) if work is not None else np.array([p.deqScalar], np.uint64)
-        signed = core.deq_fields(words)[4]
-        if not (signed == (dst is int8_t)).all():
-            raise AscregError(f"bit 46 of the quantisation words must say {dst.cpp_name}")
-        per_column = words.size > 1
-        return lambda values, cols: core.quantize_b8(
-            values, words[cols] if per_column else words, p.reluEn, dst is int8_t
-        )
+        return b8_converter(words, p.reluEn, dst)
     if work is not None:
-        raise AscregTypeError(f"quantPre {mode.name} takes no cbufWorkspace")
-    target = FIXPIPE_CASTS.get((src, mode))
-    if target is None:
-        raise UnsupportedError(
-            f"quantPre {mode.name} from {src.cpp_name} to {dst.cpp_name}: ascreg models "
-            "NoQuant, F322F16, F322BF16, QF322B8_PRE and VQF322B8_PRE (docs/limitations.md)"
-        )
-    if target is not dst:
-        raise AscregTypeError(
-            f"quantPre {mode.name} from {src.cpp_name} writes {target.cpp_name}, "
-            f"but dst holds {dst.cpp_name}"
-        )
-    cast_to = dst.np_dtype if dst is not src else None
-    return lambda values, cols: core.fixpipe_convert(values, cast_to, p.reluEn)
+        raise AscregTypeError(f"quantPre {mode} takes no cbufWorkspace")
+    return cast_converter(src, dst, mode, p.reluEn)
 
 
 def _quant_words(work: Any, p: FixpipeParamsArch3510) -> Any:
@@ -1226,36 +1112,6 @@ def _braced(p: FixpipeParamsArch3510) -> FixpipeParamsArch3510:
             raise AscregTypeError("a CO2Layout::NZ move takes no transform params")
         p.params = kind(*p.params)
     return p
-
-
-def _matrix_count(p: FixpipeParamsArch3510) -> int:
-    """Return the number of matrices one Fixpipe moves (``ndNum`` / ``dnNum``; NZ: one)."""
-    if p.format is CO2Layout.ROW_MAJOR:
-        return operands.in_range(p.params.ndNum, "Nz2NdParams.ndNum", 0, 65535)
-    if p.format is CO2Layout.COLUMN_MAJOR:
-        return operands.in_range(p.params.dnNum, "Nz2DnParams.dnNum", 0, 65535)
-    return 1
-
-
-def _fixpipe_offsets(
-    p: FixpipeParamsArch3510, rows: Any, cols: Any, i: int, size: int
-) -> tuple[Any, Any]:
-    """Return the L0C and GM element offsets of matrix *i*'s ``(row, column)`` elements."""
-    row_step, base = ROWS, 0
-    if p.format is CO2Layout.ROW_MAJOR:
-        base = i * p.params.srcNdStride * ROWS
-        dst = i * p.params.dstNdStride + rows * p.dstStride + cols
-    elif p.format is CO2Layout.COLUMN_MAJOR:
-        if not p.params.srcNzC0Stride:
-            raise AscregError("Nz2DnParams.srcNzC0Stride must not be 0 for an NZ2DN move")
-        base = i * p.params.srcNzMatrixStride * ROWS
-        row_step = p.params.srcNzC0Stride * ROWS
-        dst = i * p.params.dstDnMatrixStride + cols * p.dstStride + rows
-    else:  # NZ: 16-element fractal rows (8 split, 32 for a merged 8-bit result)
-        c0 = 8 if p.isChannelSplit else max(ROWS, C0_BYTES // size)
-        dst = (cols // c0) * p.dstStride + rows * c0 + cols % c0
-    src = base + (cols // ROWS) * p.srcStride * ROWS + rows * row_step + cols % ROWS
-    return src, dst
 
 
 __all__ = [
