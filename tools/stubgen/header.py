@@ -524,6 +524,8 @@ def c_param(p: Param, combo: tuple[type[Scalar], ...], mask_pointer: str) -> str
         "anygm": "__gm__ void*",
         "anyub": "__ubuf__ void*",
         "anycbuf": "__cbuf__ void*",
+        "anyfbuf": "__fbuf__ void*",
+        "fillcfg": "const asc_fill_value_config&",
         "atomiccfg": "asc_store_atomic_config&",
         "ndimcfg": "asc_ndim_pad_count_config",
         "flag": "bool",

@@ -43,7 +43,7 @@ from ascreg._dtypes import (
 )
 from ascreg.core import cube as core
 from ascreg.core.convert import decode
-from ascreg.errors import AlignmentError, AscregError, AscregTypeError
+from ascreg.errors import AlignmentError, AscregError, AscregTypeError, UnsupportedError
 from ascreg.machine.block import BlockContext, current_block
 from ascreg.machine.cube import C0_BYTES, FRACTAL_BYTES, cube_buffers
 from ascreg.machine.memory import Pointer
@@ -217,6 +217,7 @@ def run_mmad(
         aligned(ptr, align, role)
     if not (run.m and run.n and run.k):
         return
+    _check_modes(a, b)
     with OnPipe(current_block(), PIPE_M):
         _mmad(c, a, b, bias, run, out)
 
@@ -284,3 +285,165 @@ def _initial(
     if bias is not None:
         return bias.view(nb * ROWS, "reads").reshape(1, -1)
     return core.nz_read(c.view(nb * mb * ROWS * ROWS, "reads"), mb, nb, ROWS, mb * ROWS)
+
+
+# -- burst copies between the cube buffers ---------------------------------------------------------
+
+
+@attrs.frozen
+class Bursts:
+    """The checked bursts of a burst copy: ``count`` bursts of ``nbytes`` bytes.
+
+    ``src_gap`` / ``dst_gap`` bytes lie between the tail of one burst and the head of the next.
+    """
+
+    count: int
+    nbytes: int
+    src_gap: int = 0
+    dst_gap: int = 0
+
+
+def copy_bursts(dst: Pointer[Any], src: Pointer[Any], b: Bursts, pipe: Pipe) -> None:
+    """Copy the bursts *b* from *src* to *dst* as one instruction of *pipe* (bytes as they are).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import uint8_t
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()) as ctx:
+    ...     l1, bt = cube_buffers().pointer("l1", uint8_t, 0), cube_buffers().pointer("bt", uint8_t, 0)
+    ...     l1.write(np.arange(96, dtype=np.uint8)); ctx.tracker.barrier()
+    ...     copy_bursts(bt, l1, Bursts(2, 32, 32, 0), PIPE_MTE1); ctx.tracker.barrier()
+    ...     bt.read(64)[[0, 31, 32, 63]].tolist()
+    [0, 31, 64, 95]
+    """
+    with OnPipe(current_block(), pipe):
+        for i in range(b.count):
+            data = src.offset_bytes(i * (b.nbytes + b.src_gap)).bytes(b.nbytes, "reads").copy()
+            dst.offset_bytes(i * (b.nbytes + b.dst_gap)).bytes(b.nbytes, "writes")[:] = data
+
+
+# -- the transposing L1 -> L0B load ----------------------------------------------------------------
+
+SQUARE_BLOCKS = {1: (2, 1), 2: (1, 1), 4: (1, 2)}
+"""Per element size, the (row blocks, column blocks) of fractals one transposed square holds:
+two 16 x 32 b8 fractals stacked, one 16 x 16 b16 fractal, two 16 x 8 b32 fractals side by side
+(the ``LoadDataWithTranspose`` page's figures and its pseudo-code ``load_data_with_transpose.py``)."""
+
+
+@attrs.frozen
+class TransposeRun:
+    """The checked integers of a transposing load, in fractal units.
+
+    Repeat ``i`` reads the square's fractals ``start + i * src_stride + j * (1 + src_frac_gap)``
+    (``src_frac_gap`` None: the square-unit form, ``(start + i * src_stride) * count + j``) and
+    writes them transposed at ``i * (1 + dst_gap) + j * (1 + dst_frac_gap)``.
+    """
+
+    start: int
+    repeats: int
+    src_stride: int
+    dst_gap: int
+    dst_frac_gap: int
+    src_frac_gap: int | None = None
+
+
+def load_transposed(d: Pointer[Any], s: Pointer[Any], r: TransposeRun) -> None:
+    """Transpose squares of fractals from L1 (*s*) into L0B (*d*) on ``PIPE_MTE1``.
+
+    Each repeat reads one square (its fractals as an NZ window, see :data:`SQUARE_BLOCKS`),
+    transposes it and writes its fractals in NZ order (:class:`TransposeRun`).
+    """
+    if d.dtype is not s.dtype:
+        raise AscregTypeError(
+            f"dst holds {d.dtype.cpp_name} but src holds {s.dtype.cpp_name} (one element type)"
+        )
+    aligned(d, FRACTAL_BYTES, "dst")
+    aligned(s, C0_BYTES, "src")
+    rows, cols = SQUARE_BLOCKS[d.dtype.size]
+    count = rows * cols
+    repeats = np.arange(r.repeats, dtype=np.int64)[:, None]
+    j = np.arange(count, dtype=np.int64)
+    if r.src_frac_gap is None:
+        src_ids = (r.start + repeats * r.src_stride) * count + j
+    else:
+        src_ids = r.start + repeats * r.src_stride + j * (1 + r.src_frac_gap)
+    dst_ids = repeats * (1 + r.dst_gap) + j * (1 + r.dst_frac_gap)
+    if not r.repeats:
+        return
+    with OnPipe(current_block(), PIPE_MTE1):
+        data = fractals(s, int(src_ids.max()) + 1, "reads")[src_ids.reshape(-1)]
+        squares = _transpose_squares(data, d.dtype, rows, cols)
+        fractals(d, int(dst_ids.max()) + 1, "writes")[dst_ids.reshape(-1)] = squares
+
+
+def _transpose_squares(data: Any, dtype: type[Scalar], rows: int, cols: int) -> Any:
+    """Transpose each square of ``rows x cols`` fractals (NZ order); return its fractals."""
+    row = c0(dtype)
+    count = rows * cols
+    out = np.empty_like(data)
+    for first in range(0, data.shape[0], count):
+        flat = np.ascontiguousarray(data[first : first + count]).view(dtype.np_dtype).reshape(-1)
+        square = core.nz_read(flat, rows, cols, row, rows * ROWS).T
+        blocks = np.zeros(flat.size, flat.dtype)
+        core.nz_write(blocks, np.ascontiguousarray(square), row, square.shape[0])
+        out[first : first + count] = blocks.view(np.uint8).reshape(count, FRACTAL_BYTES)
+    return out
+
+
+# -- the cube's mode registers ---------------------------------------------------------------------
+
+
+@attrs.define
+class CubeModes:
+    """The multiply-add's mode switches of one block (``asc_enable_hf32`` ..., ``SetHF32Mode``).
+
+    ``hf32``: float32 operands are rounded to HF32 first (``hf32_round`` 0: to nearest even,
+    1: toward zero); ``hif8``: 8-bit operands are converted to hifloat8_t first (the FP8 mode,
+    the default here, converts nothing); ``direction``: ``"m"`` or ``"n"``, the order the cube
+    produces result fractals in (no effect on any value).
+    """
+
+    hf32: bool = False
+    hf32_round: int = 0
+    hif8: bool = False
+    direction: str = "m"
+
+
+CUBE_MODES = "cube.modes"
+"""The key of a block's :class:`CubeModes` in ``BlockContext.state``."""
+
+
+def cube_modes(ctx: BlockContext | None = None) -> CubeModes:
+    """Return the mode registers of *ctx* (default: the running block), made on first use.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     cube_modes().hf32
+    False
+    """
+    ctx = current_block() if ctx is None else ctx
+    found = ctx.state.get(CUBE_MODES)
+    if found is None:
+        found = ctx.state[CUBE_MODES] = CubeModes()
+    assert isinstance(found, CubeModes)
+    return found
+
+
+def _check_modes(a: Pointer[Any], b: Pointer[Any]) -> None:
+    """Refuse a multiply-add whose operands a mode would convert in a way the pages leave open."""
+    modes = cube_modes()
+    types = {a.dtype, b.dtype}
+    if modes.hf32 and float32_t in types:
+        raise UnsupportedError(
+            "float32 operands with HF32 on: cube_compute/asc_enable_hf32.md gives the HF32 format "
+            "by a figure only (see docs/limitations.md); asc_set_fp32_mode turns it off"
+        )
+    if modes.hif8 and any(t.size == 1 and t is not hifloat8_t for t in types):
+        raise UnsupportedError(
+            "8-bit operands with HiF8 on: cube_compute/asc_enable_hif8.md does not say how they "
+            "are converted to hifloat8_t (see docs/limitations.md); asc_enable_fp8 turns it off"
+        )

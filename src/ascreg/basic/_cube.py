@@ -59,13 +59,16 @@ from ascreg._frontend import operands
 from ascreg._frontend.cube import (
     MMAD_LIMIT,
     ROWS,
+    Bursts,
     MmadRun,
     OnPipe,
+    TransposeRun,
     Window,
     aligned,
-    c0,
+    copy_bursts,
     fractals,
     load_2d,
+    load_transposed,
     mmad_types,
     run_mmad,
 )
@@ -90,7 +93,6 @@ from ascreg.machine.sysregs import SYSREGS_STATE
 
 _OnPipe = OnPipe
 _aligned = aligned
-_c0 = c0
 _fractals = fractals
 
 
@@ -583,14 +585,11 @@ def _block_copy(dst: Pointer[Any], src: Pointer[Any], params: Any, pipe: Pipe) -
             raise AscregError(
                 f"count {params} x {dst.dtype.size} bytes is not a positive multiple of 32"
             )
-    ctx = current_block()
-    with _OnPipe(ctx, pipe):
+    if isinstance(src, GmPtr):
+        ctx = current_block()
         for i in range(count):
-            data = src.offset_bytes(i * (nbytes + gaps[0]))
-            if isinstance(data, GmPtr):
-                _track_gm(ctx, data, nbytes, write=False)
-            block = data.bytes(nbytes, "reads").copy()
-            dst.offset_bytes(i * (nbytes + gaps[1])).bytes(nbytes, "writes")[:] = block
+            _track_gm(ctx, src.offset_bytes(i * (nbytes + gaps[0])), nbytes, write=False)
+    copy_bursts(dst, src, Bursts(count, nbytes, gaps[0], gaps[1]), pipe)
 
 
 # -- LoadData ----------------------------------------------------------------------------------
@@ -703,10 +702,6 @@ class LoadData2dTransposeParamsV2:
     addrMode: int = 0
 
 
-SQUARE_BLOCKS = {1: (2, 1), 2: (1, 1), 4: (1, 2)}
-"""Per element size, the (row blocks, column blocks) of fractals one transposed square holds:
-two 16 x 32 b8 fractals stacked, one 16 x 16 b16 fractal, two 16 x 8 b32 fractals side by side
-(the page's figures and its pseudo-code ``load_data_with_transpose.py``)."""
 TRANSPOSE_LIMITS = {"startIndex": (0, 65535), "repeatTimes": (0, 255), "srcStride": (0, 65535), "dstGap": (0, 65535), "dstFracGap": (0, 65535)}  # fmt: skip
 """Ranges of the ``LoadData2dTransposeParams[V2]`` fields."""
 
@@ -717,9 +712,9 @@ def LoadDataWithTranspose(
     """``LoadDataWithTranspose(dst, src, LoadData2dTransposeParams[V2])``: L1 -> L0B (MTE1).
 
     Each repeat reads one square of the source (its fractals as an NZ window, see
-    ``SQUARE_BLOCKS``), transposes it and writes its fractals in NZ order, the first at
-    ``i * (1 + dstGap)`` fractals and the next ``1 + dstFracGap`` fractals apart. The Ascend 950
-    has the L1 -> L0B path only.
+    ``ascreg._frontend.cube.SQUARE_BLOCKS``), transposes it and writes its fractals in NZ
+    order, the first at ``i * (1 + dstGap)`` fractals and the next ``1 + dstFracGap`` fractals
+    apart. The Ascend 950 has the L1 -> L0B path only.
 
     Examples
     --------
@@ -740,12 +735,6 @@ def LoadDataWithTranspose(
     _ascreg_call = "LoadDataWithTranspose"
     d = _local(dst, "dst", ("B2",))
     s = _local(src, "src", ("B1", "A1"))
-    if d.dtype is not s.dtype:
-        raise AscregTypeError(
-            f"dst holds {d.dtype.cpp_name} but src holds {s.dtype.cpp_name} (one template T)"
-        )
-    _aligned(d, FRACTAL_BYTES, "dst")
-    _aligned(s, C0_BYTES, "src")
     v2 = isinstance(loadDataParams, LoadData2dTransposeParamsV2)
     if not (v2 or isinstance(loadDataParams, LoadData2dTransposeParams)):
         raise AscregTypeError(
@@ -754,36 +743,11 @@ def LoadDataWithTranspose(
     f = _fields(loadDataParams, TRANSPOSE_LIMITS)
     if loadDataParams.addrMode:
         raise UnsupportedError("addrMode 1 (decreasing source addresses) is not emulated")
-    rows, cols = SQUARE_BLOCKS[d.dtype.size]
-    count = rows * cols
-    repeats = np.arange(f["repeatTimes"], dtype=np.int64)[:, None]
-    j = np.arange(count, dtype=np.int64)
-    if v2:
-        gap = operands.in_range(loadDataParams.srcFracGap, "srcFracGap", 0, 65535)
-        src_ids = f["startIndex"] + repeats * f["srcStride"] + j * (1 + gap)
-    else:
-        src_ids = (f["startIndex"] + repeats * f["srcStride"]) * count + j
-    dst_ids = repeats * (1 + f["dstGap"]) + j * (1 + f["dstFracGap"])
-    if not repeats.size:
-        return
-    with _OnPipe(current_block(), PIPE_MTE1):
-        data = _fractals(s, int(src_ids.max()) + 1, "reads")[src_ids.reshape(-1)]
-        squares = _transpose_squares(data, d.dtype, rows, cols)
-        _fractals(d, int(dst_ids.max()) + 1, "writes")[dst_ids.reshape(-1)] = squares
-
-
-def _transpose_squares(data: Any, dtype: type[Scalar], rows: int, cols: int) -> Any:
-    """Transpose each square of ``rows x cols`` fractals (NZ order); return its fractals."""
-    c0 = _c0(dtype)
-    count = rows * cols
-    out = np.empty_like(data)
-    for first in range(0, data.shape[0], count):
-        flat = np.ascontiguousarray(data[first : first + count]).view(dtype.np_dtype).reshape(-1)
-        square = core.nz_read(flat, rows, cols, c0, rows * ROWS).T
-        blocks = np.zeros(flat.size, flat.dtype)
-        core.nz_write(blocks, np.ascontiguousarray(square), c0, square.shape[0])
-        out[first : first + count] = blocks.view(np.uint8).reshape(count, FRACTAL_BYTES)
-    return out
+    gap = operands.in_range(loadDataParams.srcFracGap, "srcFracGap", 0, 65535) if v2 else None
+    run = TransposeRun(
+        f["startIndex"], f["repeatTimes"], f["srcStride"], f["dstGap"], f["dstFracGap"], gap
+    )
+    load_transposed(d, s, run)
 
 
 # -- Mmad --------------------------------------------------------------------------------------

@@ -303,6 +303,7 @@ API_CLASSES = {
     "DataCopyPadExtParams": "AscendC::DataCopyPadExtParams",
     "asc_store_atomic_config": "asc_store_atomic_config",
     "asc_ndim_pad_count_config": "asc_ndim_pad_count_config",
+    "asc_fill_value_config": "asc_fill_value_config",
 }
 """The C++ spelling of each ascreg class whose instances a kernel may hold, by class name."""
 MODE_STRUCTS = frozenset({"CastTrait", "DivSpecificMode", "SqrtSpecificMode", "ExpSpecificMode"})

@@ -238,6 +238,7 @@ using vector_load_unalign = vector_align;
 using vector_store_unalign = vector_align;
 union asc_store_atomic_config { uint32_t config; };
 union asc_ndim_pad_count_config { uint64_t config; };
+union asc_fill_value_config { uint64_t config; };
 
 namespace AscendC {
 namespace Reg {
@@ -4887,6 +4888,103 @@ __simd_callee__ void asc_mmad_sync(__cc__ float* c_matrix, __ca__ fp8_e4m3fn_t* 
 __simd_callee__ void asc_mmad_sync(__cc__ float* c_matrix, __ca__ fp8_e5m2_t* a_matrix, __cb__ fp8_e4m3fn_t* b_matrix, uint16_t left_height, uint16_t n_dim, uint16_t right_width, uint8_t unit_flag, bool disable_gemv, bool c_matrix_source, bool c_matrix_init_val);
 __simd_callee__ void asc_mmad_sync(__cc__ float* c_matrix, __ca__ fp8_e5m2_t* a_matrix, __cb__ fp8_e5m2_t* b_matrix, uint16_t left_height, uint16_t n_dim, uint16_t right_width, uint8_t unit_flag, bool disable_gemv, bool c_matrix_source, bool c_matrix_init_val);
 __simd_callee__ void asc_mmad_sync(__cc__ float* c_matrix, __ca__ hifloat8_t* a_matrix, __cb__ hifloat8_t* b_matrix, uint16_t left_height, uint16_t n_dim, uint16_t right_width, uint8_t unit_flag, bool disable_gemv, bool c_matrix_source, bool c_matrix_init_val);
+// asc_copy_l12bt: (src, dst, size, conv_control); source docs/zh/api/SIMD-API/C-API/cube_datamove/asc_copy_l12bt/asc_copy_l12bt_arch_3510.md
+__simd_callee__ void asc_copy_l12bt(uint64_t dst, __cbuf__ bfloat16_t* src, uint32_t size);
+__simd_callee__ void asc_copy_l12bt(uint64_t dst, __cbuf__ half* src, uint32_t size);
+__simd_callee__ void asc_copy_l12bt(uint64_t dst, __cbuf__ float* src, uint32_t size);
+__simd_callee__ void asc_copy_l12bt(uint64_t dst, __cbuf__ int32_t* src, uint32_t size);
+__simd_callee__ void asc_copy_l12bt(uint64_t dst, __cbuf__ bfloat16_t* src, uint16_t conv_control, uint16_t n_burst, uint16_t len_burst, uint16_t source_gap, uint16_t dst_gap);
+__simd_callee__ void asc_copy_l12bt(uint64_t dst, __cbuf__ half* src, uint16_t conv_control, uint16_t n_burst, uint16_t len_burst, uint16_t source_gap, uint16_t dst_gap);
+__simd_callee__ void asc_copy_l12bt(uint64_t dst, __cbuf__ float* src, uint16_t conv_control, uint16_t n_burst, uint16_t len_burst, uint16_t source_gap, uint16_t dst_gap);
+__simd_callee__ void asc_copy_l12bt(uint64_t dst, __cbuf__ int32_t* src, uint16_t conv_control, uint16_t n_burst, uint16_t len_burst, uint16_t source_gap, uint16_t dst_gap);
+// asc_copy_l12bt_sync: (src, dst, size); source docs/zh/api/SIMD-API/C-API/cube_datamove/asc_copy_l12bt/asc_copy_l12bt_arch_3510.md
+__simd_callee__ void asc_copy_l12bt_sync(uint64_t dst, __cbuf__ bfloat16_t* src, uint32_t size);
+__simd_callee__ void asc_copy_l12bt_sync(uint64_t dst, __cbuf__ half* src, uint32_t size);
+__simd_callee__ void asc_copy_l12bt_sync(uint64_t dst, __cbuf__ float* src, uint32_t size);
+__simd_callee__ void asc_copy_l12bt_sync(uint64_t dst, __cbuf__ int32_t* src, uint32_t size);
+// asc_copy_l12fb: (size, n_burst); source docs/zh/api/SIMD-API/C-API/cube_datamove/asc_copy_l12fb/asc_copy_l12fb_arch_3510.md
+__simd_callee__ void asc_copy_l12fb(__fbuf__ void* dst, __cbuf__ void* src, uint32_t size);
+__simd_callee__ void asc_copy_l12fb(__fbuf__ void* dst, __cbuf__ void* src, uint16_t n_burst, uint16_t len_burst, uint16_t src_gap_size, uint16_t dst_gap_size);
+// asc_copy_l12fb_sync: (size); source docs/zh/api/SIMD-API/C-API/cube_datamove/asc_copy_l12fb/asc_copy_l12fb_arch_3510.md
+__simd_callee__ void asc_copy_l12fb_sync(__fbuf__ void* dst, __cbuf__ void* src, uint32_t size);
+// asc_fill_l1: (dst, value); source docs/zh/api/SIMD-API/C-API/cube_datamove/asc_fill_l1.md
+__simd_callee__ void asc_fill_l1(__cbuf__ int16_t* dst, half value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1(__cbuf__ int16_t* dst, uint32_t value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1(__cbuf__ uint16_t* dst, half value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1(__cbuf__ uint16_t* dst, uint32_t value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1(__cbuf__ half* dst, half value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1(__cbuf__ half* dst, uint32_t value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1(__cbuf__ bfloat16_t* dst, bfloat16_t value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1(__cbuf__ int32_t* dst, half value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1(__cbuf__ int32_t* dst, uint32_t value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1(__cbuf__ uint32_t* dst, half value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1(__cbuf__ uint32_t* dst, uint32_t value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1(__cbuf__ float* dst, half value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1(__cbuf__ float* dst, uint32_t value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1(__cbuf__ bfloat16_t* dst, half value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1(__cbuf__ bfloat16_t* dst, uint32_t value, const asc_fill_value_config& config);
+// asc_fill_l1_sync: (dst, value); source docs/zh/api/SIMD-API/C-API/cube_datamove/asc_fill_l1.md
+__simd_callee__ void asc_fill_l1_sync(__cbuf__ int16_t* dst, half value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1_sync(__cbuf__ int16_t* dst, uint32_t value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1_sync(__cbuf__ uint16_t* dst, half value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1_sync(__cbuf__ uint16_t* dst, uint32_t value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1_sync(__cbuf__ half* dst, half value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1_sync(__cbuf__ half* dst, uint32_t value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1_sync(__cbuf__ bfloat16_t* dst, bfloat16_t value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1_sync(__cbuf__ int32_t* dst, half value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1_sync(__cbuf__ int32_t* dst, uint32_t value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1_sync(__cbuf__ uint32_t* dst, half value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1_sync(__cbuf__ uint32_t* dst, uint32_t value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1_sync(__cbuf__ float* dst, half value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1_sync(__cbuf__ float* dst, uint32_t value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1_sync(__cbuf__ bfloat16_t* dst, half value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1_sync(__cbuf__ bfloat16_t* dst, uint32_t value, const asc_fill_value_config& config);
+// asc_copy_l12l0b_trans: (dst, index_id, repeat); source docs/zh/api/SIMD-API/C-API/cube_datamove/asc_copy_l12l0b_trans/asc_copy_l12l0b_trans_arch_3510.md
+__simd_callee__ void asc_copy_l12l0b_trans(__cb__ bfloat16_t* dst, __cbuf__ bfloat16_t* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);
+__simd_callee__ void asc_copy_l12l0b_trans(__cb__ fp8_e4m3fn_t* dst, __cbuf__ fp8_e4m3fn_t* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);
+__simd_callee__ void asc_copy_l12l0b_trans(__cb__ fp8_e5m2_t* dst, __cbuf__ fp8_e5m2_t* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);
+__simd_callee__ void asc_copy_l12l0b_trans(__cb__ half* dst, __cbuf__ half* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);
+__simd_callee__ void asc_copy_l12l0b_trans(__cb__ float* dst, __cbuf__ float* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);
+__simd_callee__ void asc_copy_l12l0b_trans(__cb__ hifloat8_t* dst, __cbuf__ hifloat8_t* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);
+__simd_callee__ void asc_copy_l12l0b_trans(__cb__ int32_t* dst, __cbuf__ int32_t* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);
+__simd_callee__ void asc_copy_l12l0b_trans(__cb__ int8_t* dst, __cbuf__ int8_t* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);
+__simd_callee__ void asc_copy_l12l0b_trans(__cb__ uint32_t* dst, __cbuf__ uint32_t* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);
+__simd_callee__ void asc_copy_l12l0b_trans(__cb__ uint8_t* dst, __cbuf__ uint8_t* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);
+__simd_callee__ void asc_copy_l12l0b_trans(__cb__ int4b_t* dst, __cbuf__ int4b_t* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);
+__simd_callee__ void asc_copy_l12l0b_trans(__cb__ fp4x2_e2m1_t* dst, __cbuf__ fp4x2_e2m1_t* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);
+__simd_callee__ void asc_copy_l12l0b_trans(__cb__ fp4x2_e1m2_t* dst, __cbuf__ fp4x2_e1m2_t* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);
+// asc_copy_l12l0b_trans_sync: (dst, index_id, repeat); source docs/zh/api/SIMD-API/C-API/cube_datamove/asc_copy_l12l0b_trans/asc_copy_l12l0b_trans_arch_3510.md
+__simd_callee__ void asc_copy_l12l0b_trans_sync(__cb__ bfloat16_t* dst, __cbuf__ bfloat16_t* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);
+__simd_callee__ void asc_copy_l12l0b_trans_sync(__cb__ fp8_e4m3fn_t* dst, __cbuf__ fp8_e4m3fn_t* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);
+__simd_callee__ void asc_copy_l12l0b_trans_sync(__cb__ fp8_e5m2_t* dst, __cbuf__ fp8_e5m2_t* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);
+__simd_callee__ void asc_copy_l12l0b_trans_sync(__cb__ half* dst, __cbuf__ half* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);
+__simd_callee__ void asc_copy_l12l0b_trans_sync(__cb__ float* dst, __cbuf__ float* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);
+__simd_callee__ void asc_copy_l12l0b_trans_sync(__cb__ hifloat8_t* dst, __cbuf__ hifloat8_t* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);
+__simd_callee__ void asc_copy_l12l0b_trans_sync(__cb__ int32_t* dst, __cbuf__ int32_t* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);
+__simd_callee__ void asc_copy_l12l0b_trans_sync(__cb__ int8_t* dst, __cbuf__ int8_t* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);
+__simd_callee__ void asc_copy_l12l0b_trans_sync(__cb__ uint32_t* dst, __cbuf__ uint32_t* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);
+__simd_callee__ void asc_copy_l12l0b_trans_sync(__cb__ uint8_t* dst, __cbuf__ uint8_t* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);
+__simd_callee__ void asc_copy_l12l0b_trans_sync(__cb__ int4b_t* dst, __cbuf__ int4b_t* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);
+__simd_callee__ void asc_copy_l12l0b_trans_sync(__cb__ fp4x2_e2m1_t* dst, __cbuf__ fp4x2_e2m1_t* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);
+__simd_callee__ void asc_copy_l12l0b_trans_sync(__cb__ fp4x2_e1m2_t* dst, __cbuf__ fp4x2_e1m2_t* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);
+// asc_set_mmad_direction_m: (T); source docs/zh/api/SIMD-API/C-API/cube_compute/asc_set_mmad_direction_m.md
+__simd_callee__ void asc_set_mmad_direction_m();
+// asc_set_mmad_direction_n: (T); source docs/zh/api/SIMD-API/C-API/cube_compute/asc_set_mmad_direction_n.md
+__simd_callee__ void asc_set_mmad_direction_n();
+// asc_enable_hf32: (T); source docs/zh/api/SIMD-API/C-API/cube_compute/asc_enable_hf32.md
+__simd_callee__ void asc_enable_hf32();
+// asc_set_fp32_mode: (T); source docs/zh/api/SIMD-API/C-API/cube_compute/asc_set_fp32_mode.md
+__simd_callee__ void asc_set_fp32_mode();
+// asc_enable_fp8: (T); source docs/zh/api/SIMD-API/C-API/cube_compute/asc_enable_fp8.md
+__simd_callee__ void asc_enable_fp8();
+// asc_enable_hif8: (T); source docs/zh/api/SIMD-API/C-API/cube_compute/asc_enable_hif8.md
+__simd_callee__ void asc_enable_hif8();
+// asc_enable_hf32_trans: (mode); source docs/zh/api/SIMD-API/C-API/cube_compute/asc_enable_hf32_trans.md
+__simd_callee__ void asc_enable_hf32_trans(uint32_t mode);
+// asc_mmad_s4: (c_matrix, a_matrix, left_height, unit_flag); source docs/zh/api/SIMD-API/C-API/cube_compute/asc_mmad.md
+__simd_callee__ void asc_mmad_s4(__cc__ int32_t* c_matrix, __ca__ int4b_t* a_matrix, __cb__ int4b_t* b_matrix, uint16_t left_height, uint16_t n_dim, uint16_t right_width, uint8_t unit_flag, bool k_direction_align, bool c_matrix_source, bool c_matrix_init_val);
+// asc_mmad_s4_sync: (c_matrix, a_matrix, left_height, unit_flag); source docs/zh/api/SIMD-API/C-API/cube_compute/asc_mmad.md
+__simd_callee__ void asc_mmad_s4_sync(__cc__ int32_t* c_matrix, __ca__ int4b_t* a_matrix, __cb__ int4b_t* b_matrix, uint16_t left_height, uint16_t n_dim, uint16_t right_width, uint8_t unit_flag, bool k_direction_align, bool c_matrix_source, bool c_matrix_init_val);
 // asc_half2int4x2_rn: (dst, src); source docs/zh/api/SIMD-API/C-API/reg/data_type_convert/asc_half2int4x2_deprecated.md
 __simd_callee__ void asc_half2int4x2_rn(vector_int4x2_t& dst, vector_half src, vector_bool mask);
 // asc_half2int4x2_rn_v2: (dst, src); source docs/zh/api/SIMD-API/C-API/reg/data_type_convert/asc_half2int4x2_deprecated.md

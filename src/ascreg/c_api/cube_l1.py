@@ -1,0 +1,648 @@
+"""The cube unit's L1 side in the C API: bias table, fixpipe buffer, L1 fill, L1 -> L0B transposed.
+
+``asc_copy_l12bt[_sync]`` copies the bias of a multiply-add from L1 to the BiasTable buffer
+(``PIPE_MTE1``), ``asc_copy_l12fb[_sync]`` quantisation parameters from L1 to the Fixpipe
+buffer (``PIPE_FIX``), ``asc_fill_l1[_sync]`` writes a value's bits over L1 (``PIPE_MTE2``,
+configured by :class:`asc_fill_value_config`), ``asc_copy_l12l0b_trans[_sync]`` transposes
+squares of fractals from L1 into L0B (``PIPE_MTE1``; the basic API's
+``LoadDataWithTranspose``). ``asc_set_mmad_direction_m/n``, ``asc_enable_hf32``,
+``asc_enable_hf32_trans``, ``asc_set_fp32_mode``, ``asc_enable_fp8`` and ``asc_enable_hif8``
+set the multiply-add's mode registers (:class:`ascreg._frontend.cube.CubeModes`). The
+``_sync`` forms end with a ``PIPE_ALL`` barrier. The pages are the Ascend 950 ones under
+``docs/zh/api/SIMD-API/C-API/cube_datamove/`` and ``cube_compute/``.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import float32_t, half
+>>> from ascreg.c_api import *
+>>> from ascreg.c_api import asc_sync
+>>> from ascreg.machine.block import BlockContext, block
+>>> from ascreg.machine.cube import cube_buffers
+>>> with block(BlockContext()):
+...     cb = cube_buffers()
+...     bias = cb.pointer("l1", float32_t, 0)
+...     cfg = asc_fill_value_config(); cfg.repeat = 1; cfg.blk_num = 2
+...     asc_fill_l1_sync(bias, 0x3F800000, cfg)  # sixteen float 1.0
+...     asc_copy_l12bt_sync(0, bias, 64)
+...     a, b = cb.pointer("l0a", half, 0), cb.pointer("l0b", half, 0)
+...     a.write(np.full(256, 2, np.float16)); b.write(np.full(256, 3, np.float16)); asc_sync()
+...     c = cb.pointer("l0c", float32_t, 0)
+...     asc_mmad_sync(c, a, b, 16, 16, 16, 0, True, True, False)  # C starts at the bias row
+...     c.read(2).tolist()
+[97.0, 97.0]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import numpy as np
+
+from ascreg._dtypes import (
+    Scalar,
+    bfloat16_t,
+    float32_t,
+    half,
+    int16_t,
+    int32_t,
+    uint16_t,
+    uint32_t,
+)
+from ascreg._frontend import operands
+from ascreg._frontend.cube import (
+    Bursts,
+    OnPipe,
+    TransposeRun,
+    aligned,
+    copy_bursts,
+    cube_modes,
+    load_transposed,
+)
+from ascreg._frontend.template import define
+from ascreg.c_api.cube import FOUR_BIT
+from ascreg.errors import AscregError, AscregTypeError, UnsupportedError
+from ascreg.machine.block import current_block
+from ascreg.machine.cube import (
+    C0_BYTES,
+    CbPtr,
+    CbufPtr,
+    CubeBuffer,
+    FbufPtr,
+    cube_buffers,
+)
+from ascreg.machine.memory import Pointer
+from ascreg.machine.sync import PIPE_FIX, PIPE_MTE1, PIPE_MTE2, Pipe
+
+__all__ = [
+    "asc_copy_l12bt",
+    "asc_copy_l12bt_sync",
+    "asc_copy_l12fb",
+    "asc_copy_l12fb_sync",
+    "asc_copy_l12l0b_trans",
+    "asc_copy_l12l0b_trans_sync",
+    "asc_enable_fp8",
+    "asc_enable_hf32",
+    "asc_enable_hf32_trans",
+    "asc_enable_hif8",
+    "asc_fill_l1",
+    "asc_fill_l1_sync",
+    "asc_fill_value_config",
+    "asc_mmad_s4",
+    "asc_mmad_s4_sync",
+    "asc_set_fp32_mode",
+    "asc_set_mmad_direction_m",
+    "asc_set_mmad_direction_n",
+]
+
+UINT16_MAX = 65535
+N_BURST_MAX = 4095
+"""The largest ``n_burst`` of the L1 -> BT / FB copies (their pages: [1, 4095])."""
+
+
+def _finish(op: Any) -> None:
+    """End a ``_sync`` form with its ``PIPE_ALL`` barrier."""
+    if op.sync:
+        current_block().tracker.barrier()
+
+
+# -- L1 -> BiasTable / Fixpipe buffer ------------------------------------------------------------
+
+
+@attrs.frozen
+class BurstCopy:
+    """One L1 -> cube-buffer copy: its page, buffer, pipe, burst-form names and units (bytes)."""
+
+    page: str
+    buffer: str
+    pipe: Pipe
+    names: tuple[str, ...]
+    len_unit: int
+    src_gap_unit: int
+    dst_gap_unit: int
+
+
+COPIES = {
+    "bt": BurstCopy(
+        "cube_datamove/asc_copy_l12bt/asc_copy_l12bt_arch_3510.md", "bt", PIPE_MTE1,
+        ("conv_control", "n_burst", "len_burst", "source_gap", "dst_gap"), 32, 32, 32,
+    ),
+    "fb": BurstCopy(
+        "cube_datamove/asc_copy_l12fb/asc_copy_l12fb_arch_3510.md", "fb", PIPE_FIX,
+        ("n_burst", "len_burst", "src_gap_size", "dst_gap_size"), 64, 32, 64,
+    ),
+}  # fmt: skip
+"""``asc_copy_l12bt`` and ``asc_copy_l12fb``: ``len_burst`` and the destination gap count 32
+bytes into the bias table and 64 bytes into the fixpipe buffer; the source gap 32 bytes."""
+
+
+def _destination(copy: BurstCopy, dst: Any, src: Pointer[Any]) -> Pointer[Any]:
+    """Return the checked destination pointer (the bias table's ``uint64_t`` is a byte address)."""
+    buffer: CubeBuffer = getattr(cube_buffers(), copy.buffer)
+    if copy.buffer == "bt":
+        address = operands.in_range(dst, "dst", 0, buffer.capacity - 1, "a BiasTable byte address")
+        ptr: Pointer[Any] = buffer.pointer(src.dtype, address)
+    else:
+        ptr = operands.instance(dst, FbufPtr, "dst")
+    aligned(ptr, buffer.align, "dst")
+    return ptr
+
+
+def _bursts(copy: BurstCopy, args: tuple[Any, ...]) -> Bursts:
+    """Check a burst form's integers (after ``dst, src``); return its bursts in bytes."""
+    values = dict(zip(copy.names, args, strict=True))
+    if "conv_control" in values:
+        conv = operands.in_range(values.pop("conv_control"), "conv_control", 0, UINT16_MAX)
+        if conv:
+            raise UnsupportedError(
+                f"conv_control {conv}: {copy.page} does not say what the conversion does (see "
+                "docs/limitations.md)"
+            )
+    n_name, len_name, src_gap_name, dst_gap_name = values
+    count = operands.in_range(values[n_name], n_name, 1, N_BURST_MAX)
+    length = operands.in_range(values[len_name], len_name, 1, UINT16_MAX)
+    src_gap, dst_gap = (
+        operands.in_range(values[name], name, 0, UINT16_MAX)
+        for name in (src_gap_name, dst_gap_name)
+    )
+    return Bursts(
+        count,
+        length * copy.len_unit,
+        src_gap * copy.src_gap_unit,
+        dst_gap * copy.dst_gap_unit,
+    )
+
+
+def _size(value: Any) -> Bursts:
+    """Check the size form's ``size`` (a positive multiple of 32 bytes); return its one burst."""
+    size = operands.in_range(value, "size", 1, UINT16_MAX * C0_BYTES)
+    if size % C0_BYTES:
+        raise AscregError(f"size {size} is not a multiple of 32 bytes (the page requires it)")
+    return Bursts(1, size)
+
+
+def _copy_l1(op: Any, *args: Any) -> None:
+    """``asc_copy_l12bt`` / ``asc_copy_l12fb`` (``[_sync]``): L1 -> the bias table / FB."""
+    copy: BurstCopy = COPIES[op.target]
+    current_block()
+    forms = (3,) if op.sync else (3, 2 + len(copy.names))
+    if len(args) not in forms:
+        burst = ", ".join(copy.names)
+        usage = "(dst, src, size)" + ("" if op.sync else f" or (dst, src, {burst})")
+        raise AscregTypeError(f"takes {usage}; got {len(args)} arguments")
+    src = operands.instance(args[1], CbufPtr, "src")
+    aligned(src, C0_BYTES, "src")
+    dst = _destination(copy, args[0], src)
+    bursts = _size(args[2]) if len(args) == 3 else _bursts(copy, args[2:])
+    copy_bursts(dst, src, bursts, copy.pipe)
+    _finish(op)
+
+
+_BT_DOC = """``{name}(uint64_t dst, __cbuf__ T* src, uint32_t size)``{burst}: L1 -> the BiasTable
+buffer on ``PIPE_MTE1``{sync}.
+
+``dst`` is a byte address in the 4 KiB bias table (64-byte aligned), ``src`` a 32-byte aligned L1
+pointer (``T``: ``bfloat16_t``, ``half``, ``float``, ``int32_t``, or any for ``void*``). The size
+form copies ``size`` bytes (a multiple of 32).{burst_doc} A multiply-add with
+``c_matrix_source`` reads its bias row from address 0.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import float32_t
+>>> from ascreg.c_api import asc_sync
+>>> from ascreg.machine.block import BlockContext, block
+>>> from ascreg.machine.cube import cube_buffers
+>>> with block(BlockContext()):
+...     src = cube_buffers().pointer("l1", float32_t, 0); src.write(np.arange(32.0)); asc_sync()
+...     {call}
+...     cube_buffers().pointer("bt", float32_t, 0).read(10)[[0, 7, 8, 9]].tolist()
+{expected}
+"""
+_FB_DOC = """``{name}(__fbuf__ void* dst, __cbuf__ void* src, uint32_t size)``{burst}: L1 -> the
+Fixpipe buffer (quantisation parameters) on ``PIPE_FIX``{sync}.
+
+``dst`` is a 64-byte aligned ``__fbuf__`` pointer, ``src`` a 32-byte aligned L1 pointer. The
+size form copies ``size`` bytes (a multiple of 32).{burst_doc}
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import uint64_t
+>>> from ascreg.c_api import asc_sync
+>>> from ascreg.machine.block import BlockContext, block
+>>> from ascreg.machine.cube import cube_buffers
+>>> with block(BlockContext()):
+...     src = cube_buffers().pointer("l1", uint64_t, 0); src.write(np.arange(32)); asc_sync()
+...     fb = cube_buffers().pointer("fb", uint64_t, 0)
+...     {call}
+...     fb.read(12)[[0, 3, 4, 8, 11]].tolist()
+{expected}
+"""
+_BURST_DOCS = {
+    "bt": (
+        ", uint16_t conv_control, uint16_t n_burst, uint16_t len_burst, uint16_t source_gap, "
+        "uint16_t dst_gap",
+        " The burst form copies ``n_burst`` ([1, 4095]) bursts of ``len_burst`` ([1, 65535]) "
+        "32-byte blocks, ``source_gap`` / ``dst_gap`` blocks from the tail of one burst to the "
+        "head of the next; a nonzero ``conv_control`` (an on-the-fly conversion the page does "
+        "not define) raises :class:`~ascreg.errors.UnsupportedError`.",
+    ),
+    "fb": (
+        ", uint16_t n_burst, uint16_t len_burst, uint16_t src_gap_size, uint16_t dst_gap_size",
+        " The burst form copies ``n_burst`` ([1, 4095]) bursts of ``len_burst`` ([1, 65535]) "
+        "64-byte units; ``src_gap_size`` counts 32-byte blocks and ``dst_gap_size`` 64-byte "
+        "units from the tail of one burst to the head of the next.",
+    ),
+}
+_EXAMPLES = {
+    ("bt", False): ("asc_copy_l12bt(0, src, 0, 2, 1, 1, 0); asc_sync()", "[0.0, 7.0, 16.0, 17.0]"),
+    ("bt", True): ("asc_copy_l12bt_sync(0, src, 64)", "[0.0, 7.0, 8.0, 9.0]"),
+    ("fb", False): ("asc_copy_l12fb(fb, src, 2, 1, 2, 0); asc_sync()", "[0, 3, 4, 16, 19]"),
+    ("fb", True): ("asc_copy_l12fb_sync(fb, src, 96)", "[0, 3, 4, 8, 11]"),
+}
+
+
+def _define_copies() -> dict[str, Any]:
+    made = {}
+    for target, template in (("bt", _BT_DOC), ("fb", _FB_DOC)):
+        for sync in (False, True):
+            name = f"asc_copy_l12{target}{'_sync' if sync else ''}"
+            burst, burst_doc = _BURST_DOCS[target]
+            call, expected = _EXAMPLES[target, sync]
+            doc = template.format(
+                name=name, burst="" if sync else f" or ``{name}(dst, src{burst})``",
+                burst_doc="" if sync else burst_doc,
+                sync=", then a ``PIPE_ALL`` barrier" if sync else "",
+                call=call, expected=expected,
+            )  # fmt: skip
+            made[name] = define(name, doc=doc, target=target, sync=sync)(_copy_l1)
+    return made
+
+
+_COPIES = _define_copies()
+asc_copy_l12bt = _COPIES["asc_copy_l12bt"]
+asc_copy_l12bt_sync = _COPIES["asc_copy_l12bt_sync"]
+asc_copy_l12fb = _COPIES["asc_copy_l12fb"]
+asc_copy_l12fb_sync = _COPIES["asc_copy_l12fb_sync"]
+
+
+# -- asc_fill_l1 ---------------------------------------------------------------------------------
+
+
+def _bit_field(shift: int, name: str) -> property:
+    """Return the property of a 15-bit field of ``config`` at *shift* (``repeat`` ...)."""
+    mask = (1 << 15) - 1
+
+    def get(self: asc_fill_value_config) -> int:
+        return self.config >> shift & mask
+
+    def put(self: asc_fill_value_config, value: int) -> None:
+        field = operands.in_range(value, f"asc_fill_value_config.{name}", 0, mask)
+        self.config = self.config & ~(mask << shift) | field << shift
+
+    return property(get, put, doc=f"Bits {shift}..{shift + 14} of ``config``: ``{name}``.")
+
+
+class asc_fill_value_config:
+    """``union asc_fill_value_config``: ``config``, or ``repeat`` / ``blk_num`` / ``dst_gap``.
+
+    ``repeat`` (bits 0-14) iterations each fill ``blk_num`` (bits 16-30) 32-byte blocks of L1;
+    ``dst_gap`` (bits 32-46) blocks lie between one iteration's end and the next one's start.
+    Each field is in [0, 32767]; the default ``config`` is 0.
+
+    Examples
+    --------
+    >>> cfg = asc_fill_value_config()
+    >>> cfg.repeat = 2; cfg.blk_num = 4; cfg.dst_gap = 1
+    >>> hex(cfg.config), cfg.blk_num
+    ('0x100040002', 4)
+    """
+
+    repeat = _bit_field(0, "repeat")
+    blk_num = _bit_field(16, "blk_num")
+    dst_gap = _bit_field(32, "dst_gap")
+
+    def __init__(self, config: int = 0) -> None:
+        self.config = operands.in_range(config, "config", 0, (1 << 64) - 1)
+
+    def __repr__(self) -> str:
+        return (
+            f"asc_fill_value_config(repeat={self.repeat}, blk_num={self.blk_num}, "
+            f"dst_gap={self.dst_gap})"
+        )
+
+
+FILL_PAGE = "cube_datamove/asc_fill_l1.md"
+FILL_TYPES: dict[type[Scalar], tuple[str, ...]] = {
+    int16_t: ("half", "uint32_t"),
+    uint16_t: ("half", "uint32_t"),
+    half: ("half", "uint32_t"),
+    bfloat16_t: ("bfloat16_t", "half", "uint32_t"),
+    int32_t: ("half", "uint32_t"),
+    uint32_t: ("half", "uint32_t"),
+    float32_t: ("half", "uint32_t"),
+}
+"""Per ``dst`` element type, the ``value`` types of its ``asc_fill_l1`` overloads."""
+
+
+def _value_type(value: Any) -> str:
+    """Return a fill value's C type: ``bfloat16_t``, ``half`` (a float), ``uint32_t`` (an int)."""
+    if isinstance(value, np.generic) and value.dtype == bfloat16_t.np_dtype:
+        return "bfloat16_t"
+    if isinstance(value, float | np.floating):
+        return "half"
+    if operands.is_integer(value):
+        return "uint32_t"
+    raise AscregTypeError(
+        f"value must be a half (a float), a bfloat16_t or a uint32_t (an int), got "
+        f"{type(value).__name__} {value!r:.40}"
+    )
+
+
+def _fill_bits(value: Any, kind: str, dtype: type[Scalar]) -> Any:
+    """Return the element whose bits are *value*'s (the page: value's binary is assigned)."""
+    if kind == "uint32_t":
+        bits = np.asarray(operands.in_range(value, "value", 0, (1 << 32) - 1), np.uint32)
+    elif kind == "half":
+        bits = np.asarray(value, np.float16)
+    else:
+        bits = np.asarray(value)
+    if bits.dtype.itemsize != dtype.size:
+        raise UnsupportedError(
+            f"a {kind} value into {dtype.cpp_name} elements: {FILL_PAGE} does not say which "
+            f"{8 * dtype.size} bits of the {8 * bits.dtype.itemsize}-bit value are written (see "
+            "docs/limitations.md)"
+        )
+    return bits.reshape(1).view(dtype.np_dtype)
+
+
+def _fill(op: Any, dst: Any, value: Any, config: Any) -> None:
+    """``asc_fill_l1[_sync](dst, value, config)``."""
+    current_block()
+    d = operands.instance(dst, CbufPtr, "dst")
+    kinds = FILL_TYPES.get(d.dtype)
+    if kinds is None:
+        legal = ", ".join(t.cpp_name for t in FILL_TYPES)
+        raise AscregTypeError(f"dst holds {d.dtype.cpp_name}; {FILL_PAGE} fills {legal}")
+    kind = _value_type(value)
+    if kind not in kinds:
+        raise AscregTypeError(
+            f"a {kind} value into {d.dtype.cpp_name} is not an overload of {FILL_PAGE} (the "
+            f"value types for {d.dtype.cpp_name}: {', '.join(kinds)})"
+        )
+    cfg = operands.instance(config, asc_fill_value_config, "config")
+    aligned(d, C0_BYTES, "dst")
+    pattern = np.tile(_fill_bits(value, kind, d.dtype), C0_BYTES // d.dtype.size).view(np.uint8)
+    nbytes, gap = cfg.blk_num * C0_BYTES, cfg.dst_gap * C0_BYTES
+    if nbytes and cfg.repeat:
+        with OnPipe(current_block(), PIPE_MTE2):
+            for i in range(cfg.repeat):
+                target = d.offset_bytes(i * (nbytes + gap)).bytes(nbytes, "writes")
+                target.reshape(-1, C0_BYTES)[:] = pattern
+    _finish(op)
+
+
+_FILL_DOC = """``{name}(__cbuf__ T* dst, U value, const asc_fill_value_config& config)``: fill L1
+with ``value``'s bits on ``PIPE_MTE2``{sync}.
+
+``config.repeat`` iterations each write ``config.blk_num`` 32-byte blocks, ``config.dst_gap``
+blocks apart (end to start); ``dst`` is 32-byte aligned. ``T`` is ``int16_t``, ``uint16_t``,
+``half``, ``bfloat16_t``, ``int32_t``, ``uint32_t`` or ``float``; ``U`` is ``half`` (a Python
+float, rounded to half), ``uint32_t`` (a Python int) or, for ``bfloat16_t``, a bfloat16
+value. The bits are written as they are (``0x3F800000`` into ``float`` is 1.0); a value of
+another width than ``T`` raises :class:`~ascreg.errors.UnsupportedError` (the page does not
+say which bits are written).
+
+Examples
+--------
+>>> from ascreg import float32_t
+>>> from ascreg.c_api import asc_sync
+>>> from ascreg.machine.block import BlockContext, block
+>>> from ascreg.machine.cube import cube_buffers
+>>> with block(BlockContext()):
+...     dst = cube_buffers().pointer("l1", float32_t, 0)
+...     cfg = asc_fill_value_config(); cfg.repeat = 2; cfg.blk_num = 1; cfg.dst_gap = 1
+...     {name}(dst, 0x3F800000, cfg){wait}
+...     dst.read(24)[[0, 7, 16, 23]].tolist()
+[1.0, 1.0, 1.0, 1.0]
+"""
+
+asc_fill_l1 = define(
+    "asc_fill_l1",
+    doc=_FILL_DOC.format(name="asc_fill_l1", sync="", wait="; asc_sync()"),
+    sync=False,
+)(_fill)
+asc_fill_l1_sync = define(
+    "asc_fill_l1_sync",
+    doc=_FILL_DOC.format(name="asc_fill_l1_sync", sync=", then a ``PIPE_ALL`` barrier", wait=""),
+    sync=True,
+)(_fill)
+
+
+# -- asc_copy_l12l0b_trans -----------------------------------------------------------------------
+
+TRANS_PAGE = "cube_datamove/asc_copy_l12l0b_trans/asc_copy_l12l0b_trans_arch_3510.md"
+TRANS_ARGS = (
+    ("index_id", 0, UINT16_MAX),
+    ("repeat", 0, 255),
+    ("src_stride", 0, UINT16_MAX),
+    ("dst_gap", 0, UINT16_MAX),
+    ("dst_frac_gap", 0, UINT16_MAX),
+    ("src_frac_gap", 0, UINT16_MAX),
+)
+"""The integers of ``asc_copy_l12l0b_trans`` and their ranges (``uint8_t repeat``; 0 moves
+nothing)."""
+
+
+def _trans(op: Any, dst: Any, src: Any, *args: Any) -> None:
+    """``asc_copy_l12l0b_trans[_sync](dst, src, index_id, repeat, ...)``."""
+    current_block()
+    if len(args) != len(TRANS_ARGS):
+        names = ", ".join(name for name, _, _ in TRANS_ARGS)
+        raise AscregTypeError(f"takes (dst, src, {names}); got {len(args) + 2} arguments")
+    d = operands.instance(dst, CbPtr, "dst")
+    s = operands.instance(src, CbufPtr, "src")
+    if s.dtype in FOUR_BIT:
+        raise UnsupportedError(
+            f"{s.dtype.cpp_name}: {TRANS_PAGE} gives the 4-bit square and its nibble order by "
+            "figures only (see docs/limitations.md)"
+        )
+    start, repeat, src_stride, dst_gap, dst_frac_gap, src_frac_gap = (
+        operands.in_range(value, name, low, high)
+        for value, (name, low, high) in zip(args, TRANS_ARGS, strict=True)
+    )
+    load_transposed(
+        d, s, TransposeRun(start, repeat, src_stride, dst_gap, dst_frac_gap, src_frac_gap)
+    )
+    _finish(op)
+
+
+_TRANS_DOC = """``{name}(__cb__ T* dst, __cbuf__ T* src, uint16_t index_id, uint8_t repeat,
+uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap)``: L1 ->
+L0B, each square of fractals transposed, on ``PIPE_MTE1``{sync}.
+
+Repeat ``i`` reads one square: for 8-bit ``T`` two stacked 16 x 32 fractals (32 x 32), for
+16-bit one 16 x 16 fractal, for 32-bit two 16 x 8 fractals side by side (16 x 16). Its
+fractals are L1 fractals ``index_id + i * src_stride + j * (1 + src_frac_gap)`` (512-byte
+units); the transposed square's fractal ``j`` goes to L0B fractal ``i * (1 + dst_gap) +
+j * (1 + dst_frac_gap)``. ``repeat`` 0 moves nothing; ``dst`` is 512-byte and ``src`` 32-byte
+aligned. The 4-bit types raise :class:`~ascreg.errors.UnsupportedError` (figures only). The
+basic API's ``LoadDataWithTranspose`` with ``LoadData2dTransposeParamsV2`` is the same load.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import int8_t
+>>> from ascreg.c_api import asc_sync
+>>> from ascreg.machine.block import BlockContext, block
+>>> from ascreg.machine.cube import cube_buffers
+>>> with block(BlockContext()):
+...     src = cube_buffers().pointer("l1", int8_t, 0)
+...     src.write((np.arange(1024) % 100).astype(np.int8)); asc_sync()
+...     dst = cube_buffers().pointer("l0b", int8_t, 0)
+...     {name}(dst, src, 0, 1, 0, 0, 0, 0){wait}
+...     dst.read(3).tolist()  # column 0 of the 32 x 32 square
+[0, 32, 64]
+"""
+
+asc_copy_l12l0b_trans = define(
+    "asc_copy_l12l0b_trans",
+    doc=_TRANS_DOC.format(name="asc_copy_l12l0b_trans", sync="", wait="; asc_sync()"),
+    sync=False,
+)(_trans)
+asc_copy_l12l0b_trans_sync = define(
+    "asc_copy_l12l0b_trans_sync",
+    doc=_TRANS_DOC.format(
+        name="asc_copy_l12l0b_trans_sync", sync=", then a ``PIPE_ALL`` barrier", wait=""
+    ),
+    sync=True,
+)(_trans)
+
+
+# -- the multiply-add's mode registers -------------------------------------------------------------
+
+MODE_SETTERS: dict[str, tuple[str, Any, str]] = {
+    "asc_set_mmad_direction_m": (
+        "direction", "m",
+        "produce result fractals along M first, then N (no result changes)",
+    ),
+    "asc_set_mmad_direction_n": (
+        "direction", "n",
+        "produce result fractals along N first, then M (no result changes)",
+    ),
+    "asc_enable_hf32": (
+        "hf32", True,
+        "round float operands to HF32 before a multiply-add (a float multiply-add then raises "
+        ":class:`~ascreg.errors.UnsupportedError`: the page gives HF32 by a figure only)",
+    ),
+    "asc_set_fp32_mode": (
+        "hf32", False,
+        "multiply float operands as they are (HF32 off; ascreg's default)",
+    ),
+    "asc_enable_fp8": (
+        "hif8", False,
+        "multiply fp8 operands as they are (HiF8 off; ascreg's default)",
+    ),
+    "asc_enable_hif8": (
+        "hif8", True,
+        "convert 8-bit operands to hifloat8_t before a multiply-add (a multiply-add of fp8 or "
+        "int8 operands then raises :class:`~ascreg.errors.UnsupportedError`: the page does not "
+        "say how)",
+    ),
+}  # fmt: skip
+"""Per mode setter (``void name()``, ``PIPE_S``): the :class:`CubeModes` field, its value and
+what the page says it does."""
+
+
+def _set_mode(op: Any) -> None:
+    setattr(cube_modes(), op.field, op.value)
+
+
+_MODE_DOC = """``{name}()``: {effect}; ``PIPE_S``.
+
+Examples
+--------
+>>> from ascreg._frontend.cube import cube_modes
+>>> from ascreg.machine.block import BlockContext, block
+>>> with block(BlockContext()):
+...     {name}()
+...     cube_modes().{field}
+{value!r}
+"""
+
+
+def _define_modes() -> dict[str, Any]:
+    return {
+        name: define(
+            name,
+            doc=_MODE_DOC.format(name=name, effect=effect, field=field, value=value),
+            field=field,
+            value=value,
+        )(_set_mode)
+        for name, (field, value, effect) in MODE_SETTERS.items()
+    }
+
+
+_MODES = _define_modes()
+asc_set_mmad_direction_m = _MODES["asc_set_mmad_direction_m"]
+asc_set_mmad_direction_n = _MODES["asc_set_mmad_direction_n"]
+asc_enable_hf32 = _MODES["asc_enable_hf32"]
+asc_set_fp32_mode = _MODES["asc_set_fp32_mode"]
+asc_enable_fp8 = _MODES["asc_enable_fp8"]
+asc_enable_hif8 = _MODES["asc_enable_hif8"]
+
+
+@define("asc_enable_hf32_trans")
+def asc_enable_hf32_trans(op: Any, mode: Any) -> None:
+    """``asc_enable_hf32_trans(uint32_t mode)``: how HF32 rounds float; ``PIPE_S``.
+
+    ``mode`` 0 rounds to nearest even, 1 toward zero. Only 0 and 1 are legal (the page's constraint). The rounding takes effect with
+    ``asc_enable_hf32``, whose multiply-adds ascreg refuses (HF32 is given by a figure only).
+
+    Examples
+    --------
+    >>> from ascreg._frontend.cube import cube_modes
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     asc_enable_hf32_trans(1)
+    ...     cube_modes().hf32_round
+    1
+    """
+    rounding = operands.in_range(mode, "mode", 0, 1, "cube_compute/asc_enable_hf32_trans.md")
+    cube_modes().hf32_round = rounding
+
+
+# -- asc_mmad_s4 ---------------------------------------------------------------------------------
+
+
+def _mmad_s4(op: Any, *args: Any) -> None:
+    """``asc_mmad_s4[_sync](c_matrix, a_matrix, b_matrix, ...)``: not an Ascend 950 form."""
+    current_block()
+    raise UnsupportedError(
+        "int4b_t x int4b_t -> int32_t: cube_compute/asc_mmad.md lists asc_mmad_s4 only in the "
+        "k_direction_align form, not among the Ascend 950 prototypes (disable_gemv), and the 950 "
+        "header implements no asc_mmad_s4 (see docs/limitations.md)"
+    )
+
+
+_S4_DOC = """``{name}(__cc__ int32_t* c_matrix, __ca__ int4b_t* a_matrix, __cb__ int4b_t* b_matrix,
+...)``: the int4 multiply-add, which the Ascend 950 does not have.
+
+``cube_compute/asc_mmad.md`` lists it only in the ``k_direction_align`` form (not among the
+Ascend 950 prototypes), and the 950 header implements none: every call raises
+:class:`~ascreg.errors.UnsupportedError`.
+
+Examples
+--------
+>>> from ascreg.machine.block import BlockContext, block
+>>> with block(BlockContext()):
+...     {name}(None, None, None, 16, 64, 16, 0, False, False, True)
+Traceback (most recent call last):
+...
+ascreg.errors.UnsupportedError: {name}: int4b_t x int4b_t -> int32_t: ...
+"""
+
+asc_mmad_s4 = define("asc_mmad_s4", doc=_S4_DOC.format(name="asc_mmad_s4"))(_mmad_s4)
+asc_mmad_s4_sync = define("asc_mmad_s4_sync", doc=_S4_DOC.format(name="asc_mmad_s4_sync"))(_mmad_s4)
