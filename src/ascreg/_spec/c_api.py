@@ -740,11 +740,11 @@ L12BT_BURST = ("scalar dst:1", "cbufptr src", "scalar conv_control:3", "scalar n
                "scalar len_burst:3", "scalar source_gap:3", "scalar dst_gap:3")  # fmt: skip
 L12FB_BURST = ("anyfbuf dst", "anycbuf src", "scalar n_burst:1", "scalar len_burst:1",
                "scalar src_gap_size:1", "scalar dst_gap_size:1")  # fmt: skip
-FILL_L1_TYPES = ((int16_t, half), (int16_t, uint32_t), (uint16_t, half), (uint16_t, uint32_t),
-                 (half, half), (half, uint32_t), (bfloat16_t, bfloat16_t), (int32_t, half),
-                 (int32_t, uint32_t), (uint32_t, half), (uint32_t, uint32_t), (float32_t, half),
-                 (float32_t, uint32_t), (bfloat16_t, half), (bfloat16_t, uint32_t))  # fmt: skip
-"""``asc_fill_l1``'s (dst, value) types (the page's order)."""
+FILL_L1_TYPES = tuple((t, v) for t in (int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t,
+                                         float32_t) for v in (uint32_t, half))  # fmt: skip
+"""``asc_fill_l1``'s (dst, value) types, ``uint32_t`` (an int) before ``half`` (a float: an int
+fits it too) so each overload can match; the page's ``bfloat16_t`` value overload for a
+``bfloat16_t`` dst is the ``half`` one to a type checker (the runtime takes a bfloat16 value)."""
 L12L0B_TRANS_TYPES = (bfloat16_t, fp8_e4m3fn_t, fp8_e5m2_t, half, float32_t, hifloat8_t,
                       int32_t, int8_t, uint32_t, uint8_t, int4b_t, fp4x2_e2m1_t,
                       fp4x2_e1m2_t)  # fmt: skip

@@ -18,6 +18,8 @@
 #define __ca__
 #define __cb__
 #define __cc__
+#define __fbuf__
+#define __biasbuf__
 #define __global__
 #define __vector__
 #define __aicore__
@@ -4908,37 +4910,35 @@ __simd_callee__ void asc_copy_l12fb(__fbuf__ void* dst, __cbuf__ void* src, uint
 // asc_copy_l12fb_sync: (size); source docs/zh/api/SIMD-API/C-API/cube_datamove/asc_copy_l12fb/asc_copy_l12fb_arch_3510.md
 __simd_callee__ void asc_copy_l12fb_sync(__fbuf__ void* dst, __cbuf__ void* src, uint32_t size);
 // asc_fill_l1: (dst, value); source docs/zh/api/SIMD-API/C-API/cube_datamove/asc_fill_l1.md
-__simd_callee__ void asc_fill_l1(__cbuf__ int16_t* dst, half value, const asc_fill_value_config& config);
 __simd_callee__ void asc_fill_l1(__cbuf__ int16_t* dst, uint32_t value, const asc_fill_value_config& config);
-__simd_callee__ void asc_fill_l1(__cbuf__ uint16_t* dst, half value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1(__cbuf__ int16_t* dst, half value, const asc_fill_value_config& config);
 __simd_callee__ void asc_fill_l1(__cbuf__ uint16_t* dst, uint32_t value, const asc_fill_value_config& config);
-__simd_callee__ void asc_fill_l1(__cbuf__ half* dst, half value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1(__cbuf__ uint16_t* dst, half value, const asc_fill_value_config& config);
 __simd_callee__ void asc_fill_l1(__cbuf__ half* dst, uint32_t value, const asc_fill_value_config& config);
-__simd_callee__ void asc_fill_l1(__cbuf__ bfloat16_t* dst, bfloat16_t value, const asc_fill_value_config& config);
-__simd_callee__ void asc_fill_l1(__cbuf__ int32_t* dst, half value, const asc_fill_value_config& config);
-__simd_callee__ void asc_fill_l1(__cbuf__ int32_t* dst, uint32_t value, const asc_fill_value_config& config);
-__simd_callee__ void asc_fill_l1(__cbuf__ uint32_t* dst, half value, const asc_fill_value_config& config);
-__simd_callee__ void asc_fill_l1(__cbuf__ uint32_t* dst, uint32_t value, const asc_fill_value_config& config);
-__simd_callee__ void asc_fill_l1(__cbuf__ float* dst, half value, const asc_fill_value_config& config);
-__simd_callee__ void asc_fill_l1(__cbuf__ float* dst, uint32_t value, const asc_fill_value_config& config);
-__simd_callee__ void asc_fill_l1(__cbuf__ bfloat16_t* dst, half value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1(__cbuf__ half* dst, half value, const asc_fill_value_config& config);
 __simd_callee__ void asc_fill_l1(__cbuf__ bfloat16_t* dst, uint32_t value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1(__cbuf__ bfloat16_t* dst, half value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1(__cbuf__ int32_t* dst, uint32_t value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1(__cbuf__ int32_t* dst, half value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1(__cbuf__ uint32_t* dst, uint32_t value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1(__cbuf__ uint32_t* dst, half value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1(__cbuf__ float* dst, uint32_t value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1(__cbuf__ float* dst, half value, const asc_fill_value_config& config);
 // asc_fill_l1_sync: (dst, value); source docs/zh/api/SIMD-API/C-API/cube_datamove/asc_fill_l1.md
-__simd_callee__ void asc_fill_l1_sync(__cbuf__ int16_t* dst, half value, const asc_fill_value_config& config);
 __simd_callee__ void asc_fill_l1_sync(__cbuf__ int16_t* dst, uint32_t value, const asc_fill_value_config& config);
-__simd_callee__ void asc_fill_l1_sync(__cbuf__ uint16_t* dst, half value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1_sync(__cbuf__ int16_t* dst, half value, const asc_fill_value_config& config);
 __simd_callee__ void asc_fill_l1_sync(__cbuf__ uint16_t* dst, uint32_t value, const asc_fill_value_config& config);
-__simd_callee__ void asc_fill_l1_sync(__cbuf__ half* dst, half value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1_sync(__cbuf__ uint16_t* dst, half value, const asc_fill_value_config& config);
 __simd_callee__ void asc_fill_l1_sync(__cbuf__ half* dst, uint32_t value, const asc_fill_value_config& config);
-__simd_callee__ void asc_fill_l1_sync(__cbuf__ bfloat16_t* dst, bfloat16_t value, const asc_fill_value_config& config);
-__simd_callee__ void asc_fill_l1_sync(__cbuf__ int32_t* dst, half value, const asc_fill_value_config& config);
-__simd_callee__ void asc_fill_l1_sync(__cbuf__ int32_t* dst, uint32_t value, const asc_fill_value_config& config);
-__simd_callee__ void asc_fill_l1_sync(__cbuf__ uint32_t* dst, half value, const asc_fill_value_config& config);
-__simd_callee__ void asc_fill_l1_sync(__cbuf__ uint32_t* dst, uint32_t value, const asc_fill_value_config& config);
-__simd_callee__ void asc_fill_l1_sync(__cbuf__ float* dst, half value, const asc_fill_value_config& config);
-__simd_callee__ void asc_fill_l1_sync(__cbuf__ float* dst, uint32_t value, const asc_fill_value_config& config);
-__simd_callee__ void asc_fill_l1_sync(__cbuf__ bfloat16_t* dst, half value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1_sync(__cbuf__ half* dst, half value, const asc_fill_value_config& config);
 __simd_callee__ void asc_fill_l1_sync(__cbuf__ bfloat16_t* dst, uint32_t value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1_sync(__cbuf__ bfloat16_t* dst, half value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1_sync(__cbuf__ int32_t* dst, uint32_t value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1_sync(__cbuf__ int32_t* dst, half value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1_sync(__cbuf__ uint32_t* dst, uint32_t value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1_sync(__cbuf__ uint32_t* dst, half value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1_sync(__cbuf__ float* dst, uint32_t value, const asc_fill_value_config& config);
+__simd_callee__ void asc_fill_l1_sync(__cbuf__ float* dst, half value, const asc_fill_value_config& config);
 // asc_copy_l12l0b_trans: (dst, index_id, repeat); source docs/zh/api/SIMD-API/C-API/cube_datamove/asc_copy_l12l0b_trans/asc_copy_l12l0b_trans_arch_3510.md
 __simd_callee__ void asc_copy_l12l0b_trans(__cb__ bfloat16_t* dst, __cbuf__ bfloat16_t* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);
 __simd_callee__ void asc_copy_l12l0b_trans(__cb__ fp8_e4m3fn_t* dst, __cbuf__ fp8_e4m3fn_t* src, uint16_t index_id, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap, uint16_t src_frac_gap);

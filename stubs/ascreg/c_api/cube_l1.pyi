@@ -75,67 +75,63 @@ def asc_copy_l12fb_sync(dst: FbufPtr[Any], src: object, size: _IntLike) -> None:
 
 # asc_fill_l1: legal (dst, value) in table order, per form
 @overload
-def asc_fill_l1(dst: CbufPtr[int16_t], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (int16_t, half)
-@overload
 def asc_fill_l1(dst: CbufPtr[int16_t], value: _IntLike, config: asc_fill_value_config) -> None: ...  # (int16_t, uint32_t)
 @overload
-def asc_fill_l1(dst: CbufPtr[uint16_t], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (uint16_t, half)
+def asc_fill_l1(dst: CbufPtr[int16_t], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (int16_t, half)
 @overload
 def asc_fill_l1(dst: CbufPtr[uint16_t], value: _IntLike, config: asc_fill_value_config) -> None: ...  # (uint16_t, uint32_t)
 @overload
-def asc_fill_l1(dst: CbufPtr[half], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (half, half)
+def asc_fill_l1(dst: CbufPtr[uint16_t], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (uint16_t, half)
 @overload
 def asc_fill_l1(dst: CbufPtr[half], value: _IntLike, config: asc_fill_value_config) -> None: ...  # (half, uint32_t)
 @overload
-def asc_fill_l1(dst: CbufPtr[bfloat16_t], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (bfloat16_t, bfloat16_t)
+def asc_fill_l1(dst: CbufPtr[half], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (half, half)
 @overload
-def asc_fill_l1(dst: CbufPtr[int32_t], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (int32_t, half)
-@overload
-def asc_fill_l1(dst: CbufPtr[int32_t], value: _IntLike, config: asc_fill_value_config) -> None: ...  # (int32_t, uint32_t)
-@overload
-def asc_fill_l1(dst: CbufPtr[uint32_t], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (uint32_t, half)
-@overload
-def asc_fill_l1(dst: CbufPtr[uint32_t], value: _IntLike, config: asc_fill_value_config) -> None: ...  # (uint32_t, uint32_t)
-@overload
-def asc_fill_l1(dst: CbufPtr[float32_t], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (float32_t, half)
-@overload
-def asc_fill_l1(dst: CbufPtr[float32_t], value: _IntLike, config: asc_fill_value_config) -> None: ...  # (float32_t, uint32_t)
+def asc_fill_l1(dst: CbufPtr[bfloat16_t], value: _IntLike, config: asc_fill_value_config) -> None: ...  # (bfloat16_t, uint32_t)
 @overload
 def asc_fill_l1(dst: CbufPtr[bfloat16_t], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (bfloat16_t, half)
 @overload
-def asc_fill_l1(dst: CbufPtr[bfloat16_t], value: _IntLike, config: asc_fill_value_config) -> None: ...  # (bfloat16_t, uint32_t)
+def asc_fill_l1(dst: CbufPtr[int32_t], value: _IntLike, config: asc_fill_value_config) -> None: ...  # (int32_t, uint32_t)
+@overload
+def asc_fill_l1(dst: CbufPtr[int32_t], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (int32_t, half)
+@overload
+def asc_fill_l1(dst: CbufPtr[uint32_t], value: _IntLike, config: asc_fill_value_config) -> None: ...  # (uint32_t, uint32_t)
+@overload
+def asc_fill_l1(dst: CbufPtr[uint32_t], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (uint32_t, half)
+@overload
+def asc_fill_l1(dst: CbufPtr[float32_t], value: _IntLike, config: asc_fill_value_config) -> None: ...  # (float32_t, uint32_t)
+@overload
+def asc_fill_l1(dst: CbufPtr[float32_t], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (float32_t, half)
 
 # asc_fill_l1_sync: legal (dst, value) in table order, per form
 @overload
-def asc_fill_l1_sync(dst: CbufPtr[int16_t], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (int16_t, half)
-@overload
 def asc_fill_l1_sync(dst: CbufPtr[int16_t], value: _IntLike, config: asc_fill_value_config) -> None: ...  # (int16_t, uint32_t)
 @overload
-def asc_fill_l1_sync(dst: CbufPtr[uint16_t], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (uint16_t, half)
+def asc_fill_l1_sync(dst: CbufPtr[int16_t], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (int16_t, half)
 @overload
 def asc_fill_l1_sync(dst: CbufPtr[uint16_t], value: _IntLike, config: asc_fill_value_config) -> None: ...  # (uint16_t, uint32_t)
 @overload
-def asc_fill_l1_sync(dst: CbufPtr[half], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (half, half)
+def asc_fill_l1_sync(dst: CbufPtr[uint16_t], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (uint16_t, half)
 @overload
 def asc_fill_l1_sync(dst: CbufPtr[half], value: _IntLike, config: asc_fill_value_config) -> None: ...  # (half, uint32_t)
 @overload
-def asc_fill_l1_sync(dst: CbufPtr[bfloat16_t], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (bfloat16_t, bfloat16_t)
+def asc_fill_l1_sync(dst: CbufPtr[half], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (half, half)
 @overload
-def asc_fill_l1_sync(dst: CbufPtr[int32_t], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (int32_t, half)
-@overload
-def asc_fill_l1_sync(dst: CbufPtr[int32_t], value: _IntLike, config: asc_fill_value_config) -> None: ...  # (int32_t, uint32_t)
-@overload
-def asc_fill_l1_sync(dst: CbufPtr[uint32_t], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (uint32_t, half)
-@overload
-def asc_fill_l1_sync(dst: CbufPtr[uint32_t], value: _IntLike, config: asc_fill_value_config) -> None: ...  # (uint32_t, uint32_t)
-@overload
-def asc_fill_l1_sync(dst: CbufPtr[float32_t], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (float32_t, half)
-@overload
-def asc_fill_l1_sync(dst: CbufPtr[float32_t], value: _IntLike, config: asc_fill_value_config) -> None: ...  # (float32_t, uint32_t)
+def asc_fill_l1_sync(dst: CbufPtr[bfloat16_t], value: _IntLike, config: asc_fill_value_config) -> None: ...  # (bfloat16_t, uint32_t)
 @overload
 def asc_fill_l1_sync(dst: CbufPtr[bfloat16_t], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (bfloat16_t, half)
 @overload
-def asc_fill_l1_sync(dst: CbufPtr[bfloat16_t], value: _IntLike, config: asc_fill_value_config) -> None: ...  # (bfloat16_t, uint32_t)
+def asc_fill_l1_sync(dst: CbufPtr[int32_t], value: _IntLike, config: asc_fill_value_config) -> None: ...  # (int32_t, uint32_t)
+@overload
+def asc_fill_l1_sync(dst: CbufPtr[int32_t], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (int32_t, half)
+@overload
+def asc_fill_l1_sync(dst: CbufPtr[uint32_t], value: _IntLike, config: asc_fill_value_config) -> None: ...  # (uint32_t, uint32_t)
+@overload
+def asc_fill_l1_sync(dst: CbufPtr[uint32_t], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (uint32_t, half)
+@overload
+def asc_fill_l1_sync(dst: CbufPtr[float32_t], value: _IntLike, config: asc_fill_value_config) -> None: ...  # (float32_t, uint32_t)
+@overload
+def asc_fill_l1_sync(dst: CbufPtr[float32_t], value: _FloatLike, config: asc_fill_value_config) -> None: ...  # (float32_t, half)
 
 # asc_copy_l12l0b_trans: legal (dst, index_id, repeat) in table order, per form
 @overload

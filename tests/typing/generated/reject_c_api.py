@@ -13887,16 +13887,16 @@ def check_asc_copy_l12fb_sync() -> None:
 
 def check_asc_fill_l1() -> None:
     # asc_fill_l1: every illegal combination of dst, value, every form
-    asc_fill_l1(g_uint8_t, 1.5, asc_fill_value_config())  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_fill_l1(g_uint8_t, 1, asc_fill_value_config())  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
     asc_fill_l1(cbufptr_int16_t, None, asc_fill_value_config())  # type: ignore[call-overload]  # pyright: ignore  # value: None
-    asc_fill_l1(cbufptr_int16_t, 1.5, 1)  # type: ignore[call-overload]  # pyright: ignore  # config: 1
+    asc_fill_l1(cbufptr_int16_t, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # config: 1
 
 
 def check_asc_fill_l1_sync() -> None:
     # asc_fill_l1_sync: every illegal combination of dst, value, every form
-    asc_fill_l1_sync(g_uint8_t, 1.5, asc_fill_value_config())  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_fill_l1_sync(g_uint8_t, 1, asc_fill_value_config())  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
     asc_fill_l1_sync(cbufptr_int16_t, None, asc_fill_value_config())  # type: ignore[call-overload]  # pyright: ignore  # value: None
-    asc_fill_l1_sync(cbufptr_int16_t, 1.5, 1)  # type: ignore[call-overload]  # pyright: ignore  # config: 1
+    asc_fill_l1_sync(cbufptr_int16_t, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # config: 1
 
 
 def check_asc_copy_l12l0b_trans() -> None:
