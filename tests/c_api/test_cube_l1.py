@@ -314,7 +314,9 @@ def test_fill_l1_checks_alignment_bounds_and_config() -> None:
             C.asc_fill_l1(
                 cube_buffers().pointer("l1", half, 512 * 1024 - 32), 1.0, _config(1, 2, 0)
             )
-        with pytest.raises(AscregTypeError, match="config must be a asc_fill_value_config, got int 0"):
+        with pytest.raises(
+            AscregTypeError, match="config must be a asc_fill_value_config, got int 0"
+        ):
             C.asc_fill_l1(cube_buffers().pointer("l1", half, 0), 1.0, 0)
 
 
