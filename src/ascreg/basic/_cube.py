@@ -823,7 +823,7 @@ FIXPIPE_CASTS: dict[tuple[type[Scalar], QuantMode_t], type[Scalar]] = {
 
 
 def _Fixpipe(
-    dst: GlobalTensor[Any],
+    dst: GlobalTensor[Any] | LocalTensor[Any],
     src: LocalTensor[Any],
     *args: Any,
     dstT: type[Scalar] | None = None,
@@ -832,10 +832,15 @@ def _Fixpipe(
 ) -> None:
     """``Fixpipe<T, U, config>(dst, src[, cbufWorkspace], FixpipeParamsArch3510<config.format>)``.
 
-    Moves L0C to GM on PIPE_FIX: ``Fixpipe[half, float32_t, CFG_NZ](dst, src, params)`` checks
+    Moves L0C to GM (a ``GlobalTensor`` *dst*) or to L1 (a ``LocalTensor`` at ``A1`` / ``B1`` /
+    ``C1``, 32-byte aligned; the "L0C到L1" page) on PIPE_FIX:
+    ``Fixpipe[half, float32_t, CFG_NZ](dst, src, params)`` checks
     that *dst* holds ``T``, *src* holds ``U`` and the params are
-    ``FixpipeParamsArch3510<config.format>``, and refuses ``config.isToUB`` (a GM destination);
+    ``FixpipeParamsArch3510<config.format>``, and refuses ``config.isToUB``;
     a plain call takes the layout of its params (where C++ would default to ``CFG_ROW_MAJOR``).
+    L0C -> UB (on the 950 an AIV's UB, ``subBlockId`` / ``dualDstCtrl``) is not emulated: a UB
+    *dst* raises :class:`~ascreg.errors.UnsupportedError`. Channel split and the store-atomic
+    modes apply to GM only.
 
     Reads ``mSize x nSize`` of the NZ matrix in L0C (``srcStride`` rows between its column
     blocks), applies ``reluEn`` (``max(x, 0)``) and the ``quantPre`` cast (round to nearest
@@ -866,18 +871,17 @@ def _Fixpipe(
     [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
     """
     _ascreg_call = "Fixpipe"
-    if not isinstance(dst, GlobalTensor):
-        raise AscregTypeError(
-            "ascreg's Fixpipe moves L0C to GM (a GlobalTensor dst); L0C -> UB / L1 is not emulated"
-        )
     if len(args) not in (1, 2) or not isinstance(args[-1], FixpipeParamsArch3510):
         raise AscregTypeError(
             "Fixpipe takes (dst, src, FixpipeParamsArch3510) or (dst, src, cbufWorkspace, "
             "FixpipeParamsArch3510)"
         )
-    s, d, p = _local(src, "src", ("CO1",)), dst.GetPhyAddr(), _braced(args[-1])
+    s, d, p = _local(src, "src", ("CO1",)), _fixpipe_dst(dst), _braced(args[-1])
+    to_gm = isinstance(d, GmPtr)
     _check_config(d.dtype, s.dtype, p, dstT, srcT, config)
     _aligned(s, 64, "src")
+    if p.isChannelSplit and not to_gm:
+        raise AscregError("isChannelSplit applies to L0C -> GM only (the L0C -> L1 page)")
     if p.isChannelSplit and not (
         p.format is CO2Layout.NZ and s.dtype is d.dtype is float32_t and p.nSize % 8 == 0
     ):
@@ -894,7 +898,7 @@ def _Fixpipe(
         return
     ctx = current_block()
     rows, cols = np.arange(m, dtype=np.int64)[:, None], np.arange(n, dtype=np.int64)
-    atomic = _atomic_op(ctx, d.dtype)
+    atomic = _atomic_op(ctx, d.dtype) if to_gm else None
     with _OnPipe(ctx, PIPE_FIX):  # the vector quantisation words are read on PIPE_FIX
         convert = _converter(s.dtype, d.dtype, p, args[0] if len(args) == 2 else None)
         for i in range(count):
@@ -902,7 +906,8 @@ def _Fixpipe(
             values = s.view(int(src_at.max()) + 1, "reads")[src_at]
             converted = convert(values, cols)
             span = int(dst_at.max()) + 1
-            _track_gm(ctx, d, span * d.dtype.size, write=True)
+            if to_gm:
+                _track_gm(ctx, d, span * d.dtype.size, write=True)
             if atomic is None:
                 d.view(span, "writes")[dst_at] = converted
                 continue
@@ -912,6 +917,25 @@ def _Fixpipe(
                 new = np.ascontiguousarray(converted, dtype=old.dtype)
                 merged = combine(atomic, d.dtype, old.view(np.uint8), new.view(np.uint8))
                 out[dst_at] = merged.view(old.dtype).reshape(old.shape)
+
+
+FIXPIPE_L1 = ("A1", "B1", "C1")
+"""The L1 positions a Fixpipe may write (the "Fixpipe（L0C到L1数据搬运）" page names C1)."""
+
+
+def _fixpipe_dst(dst: Any) -> Pointer[Any]:
+    """Return the pointer of a Fixpipe's *dst*: GM, or L1 (32-byte aligned); UB is refused."""
+    if isinstance(dst, GlobalTensor):
+        return dst.GetPhyAddr()
+    if isinstance(dst, LocalTensor) and dst.GetPosition().name not in POSITION_BUFFERS:
+        raise UnsupportedError(
+            f"Fixpipe to UB (a TPosition::{dst.GetPosition().name} dst): on the Ascend 950 L0C "
+            "-> UB writes an AIV's UB from the AIC (subBlockId, dualDstCtrl), which ascreg does "
+            "not emulate (see docs/limitations.md)"
+        )
+    d = _local(dst, "dst", FIXPIPE_L1)
+    _aligned(d, C0_BYTES, "dst")
+    return d
 
 
 def _atomic_op(ctx: BlockContext, dtype: type[Scalar]) -> str | None:
@@ -961,8 +985,8 @@ def _check_config(
         return
     if config.isToUB:
         raise AscregTypeError(
-            "config.isToUB is true (an L0C -> UB move) but dst is a GlobalTensor; ascreg "
-            "emulates Fixpipe to GM only"
+            "config.isToUB is true (an L0C -> UB move) but dst is in GM or L1; ascreg "
+            "emulates Fixpipe to GM and L1 only"
         )
     if p.format is not config.format:
         raise AscregTypeError(
