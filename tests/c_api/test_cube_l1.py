@@ -505,5 +505,121 @@ def test_names_are_exported_with_their_rows() -> None:
 
     for name in C.cube_l1.__all__:
         assert getattr(C, name) is getattr(C.cube_l1, name)
-        if name != "asc_fill_value_config":
+        if not isinstance(getattr(C, name), type):  # the unions have no row
             assert SPECS[name].core == f"ascreg.c_api.cube_l1:{name}"
+
+
+# -- the img2col registers: the C API sets what the basic API's LoadData reads -------------------
+
+
+def _img2col(setters: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Run a 3 x 3 img2col of a 4 x 4 half feature map whose registers *setters* set."""
+    from ascreg.basic import (
+        PIPE_ALL,
+        IsResetLoad3dConfig,
+        LoadData,
+        LoadData3DParamsV2,
+        LocalTensor,
+        PipeBarrier,
+        TPosition,
+    )
+
+    fmap = np.random.default_rng(5).integers(-50, 50, 256).astype(np.float16)
+    with block(BlockContext()):
+        a1 = LocalTensor[half](TPosition.A1, 0, 256)
+        a1.GetPhyAddr().write(fmap)
+        a2 = LocalTensor[half](TPosition.A2, 0, 9 * 256)
+        a2.GetPhyAddr().write(np.full(9 * 256, 7, np.float16))
+        setters()
+        keep = LoadData3DParamsV2[half](l1H=1, l1W=1, channelSize=16, kExtension=144, mExtension=16, filterW=3, filterH=3, padValue=99)  # fmt: skip
+        PipeBarrier[PIPE_ALL]()
+        LoadData[half, IsResetLoad3dConfig(False, False)](a2, a1, keep)
+        PipeBarrier[PIPE_ALL]()
+        return np.asarray(a2.GetPhyAddr().read(9 * 256)), fmap
+
+
+def _c_api_registers(pad: Any) -> Any:
+    def run() -> None:
+        cfg = C.asc_l13d_fmatrix_config()
+        cfg.l1_height, cfg.l1_width = 4, 4
+        cfg.padding_left_size = cfg.padding_right_size = 1
+        cfg.padding_top_size = cfg.padding_bottom_size = 1
+        C.asc_set_l13d_fmatrix(cfg)
+        C.asc_set_l13d_padding(pad)
+        from ascreg.basic import LoadDataRepeatParam, SetLoadDataRepeat
+
+        SetLoadDataRepeat(LoadDataRepeatParam(0, 1, 0, 1))  # the destination stride
+        C.asc_set_l13d_rpt(C.asc_load3d_v2_config())  # stride 0, time 1, mode 0
+
+    return run
+
+
+@pytest.mark.parametrize("pad", [-4.0, np.float16(-4.0), np.int16(np.float16(-4.0).view(np.int16))])
+def test_the_c_api_img2col_registers_drive_the_basic_load(pad: Any) -> None:
+    from ascreg.basic import LoadData3DParamsV2
+
+    got, fmap = _img2col(_c_api_registers(pad))
+    p = LoadData3DParamsV2[half]([1, 1, 1, 1], 4, 4, 16, 144, 16, 0, 0, 1, 1, 3, 3, 1, 1, False, False, -4)  # fmt: skip
+    expected = np.full(9 * 256, 7, np.float16)
+    ref.img2col_nz(expected, fmap, p, np.float16(-4.0), 1)
+    assert got.tobytes() == expected.tobytes()
+
+
+def test_a_uint64_padding_packs_the_byte_twice() -> None:
+    from ascreg._frontend.cube import PadBits, load3d_registers
+
+    with block(BlockContext()):
+        C.asc_set_l13d_padding(0x1234)
+        assert load3d_registers().pad == PadBits(0x1234 << 8 | 0x34)
+        C.asc_set_l13d_padding(np.uint16(0xBEEF))
+        assert load3d_registers().pad == PadBits(0xBEEF)
+        with pytest.raises(UnsupportedError, match="a float img2col load padding"):
+            PadBits(1).element(float32_t)
+
+
+def test_the_register_setters_check_their_fields() -> None:
+    from ascreg._frontend.cube import load3d_registers
+
+    with block(BlockContext()):
+        cfg = C.asc_l13d_fmatrix_config()
+        with pytest.raises(
+            AscregTypeError,
+            match=r"asc_set_l13d_fmatrix: config.l1_height 0 is outside \[1, 32767\]",
+        ):
+            C.asc_set_l13d_fmatrix(cfg)
+        cfg.l1_height = cfg.l1_width = 2
+        C.asc_set_l13d_fmatrix_b(cfg)
+        assert load3d_registers().fmatrix_b == (2, 2, (0, 0, 0, 0))
+        with pytest.raises(AscregTypeError, match="config must be a asc_l13d_fmatrix_config"):
+            C.asc_set_l13d_fmatrix(0)
+        with pytest.raises(
+            AscregTypeError, match=r"asc_load3d_v2_config.rpt_mode 2 is outside \[0, 1\]"
+        ):
+            C.asc_load3d_v2_config().rpt_mode = 2
+        with pytest.raises(
+            AscregError, match="asc_set_l3d_rpt_b: config 0x2000000 sets bits 31:25"
+        ):
+            C.asc_set_l3d_rpt_b(1 << 25)
+        C.asc_set_l3d_rpt_b(5 << 48 | 2 << 32 | 1 << 24 | 3 << 16 | 7)
+        assert load3d_registers().repeat_b >> 48 == 5
+        with pytest.raises(AscregError, match="selects padding mode 2, which is reserved"):
+            C.asc_set_l12l0_padding_val(2 << 32)
+        with pytest.raises(
+            AscregTypeError, match=r"config -1 is outside \[0, 18446744073709551615\]"
+        ):
+            C.asc_set_l13d_padding(-1)
+
+
+def test_the_structs_are_the_unions() -> None:
+    cfg = C.asc_l13d_fmatrix_config(0x0403_0201_0008_0004)
+    assert (cfg.l1_height, cfg.l1_width, cfg.padding_left_size, cfg.padding_right_size) == (
+        4,
+        8,
+        1,
+        2,
+    )
+    assert (cfg.padding_top_size, cfg.padding_bottom_size) == (3, 4)
+    rpt = C.asc_load3d_v2_config()
+    assert rpt.config == 0x10000 and rpt.rpt_time == 1
+    rpt.rpt_mode = 1
+    assert rpt.config == 0x1010000

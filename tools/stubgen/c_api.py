@@ -41,6 +41,8 @@ C_KIND_TYPES = {
     "anycbuf": "object",  # any value: asc_copy_ub2l1 raises UnsupportedError, others check it
     "anyfbuf": "FbufPtr[Any]",
     "fillcfg": "asc_fill_value_config",
+    "l13dcfg": "asc_l13d_fmatrix_config",
+    "load3dcfg": "asc_load3d_v2_config",
     "atomiccfg": "asc_store_atomic_config",
     "ndimcfg": "asc_ndim_pad_count_config",
     "flag": "bool",
@@ -127,7 +129,29 @@ C_MODULE_SURFACE = {
         "    repeat: int",
         "    blk_num: int",
         "    dst_gap: int",
-        "    def __init__(self, config: int = 0) -> None: ...",
+        "    def __init__(self, config: int | None = None) -> None: ...",
+        "",
+        "class asc_l13d_fmatrix_config:",
+        "    config: int",
+        *(
+            f"    {name}: int"
+            for name in (
+                "l1_height",
+                "l1_width",
+                "padding_left_size",
+                "padding_right_size",
+                "padding_top_size",
+                "padding_bottom_size",
+            )
+        ),
+        "    def __init__(self, config: int | None = None) -> None: ...",
+        "",
+        "class asc_load3d_v2_config:",
+        "    config: int",
+        "    rpt_stride: int",
+        "    rpt_time: int",
+        "    rpt_mode: int",
+        "    def __init__(self, config: int | None = None) -> None: ...",
         "",
     ],
     "c_api/memvector": [

@@ -526,6 +526,8 @@ def c_param(p: Param, combo: tuple[type[Scalar], ...], mask_pointer: str) -> str
         "anycbuf": "__cbuf__ void*",
         "anyfbuf": "__fbuf__ void*",
         "fillcfg": "const asc_fill_value_config&",
+        "l13dcfg": "asc_l13d_fmatrix_config&",
+        "load3dcfg": "asc_load3d_v2_config&",
         "atomiccfg": "asc_store_atomic_config&",
         "ndimcfg": "asc_ndim_pad_count_config",
         "flag": "bool",

@@ -46,6 +46,8 @@ from ascreg.c_api import (
     VA0,
     addr_reg,
     asc_fill_value_config,
+    asc_l13d_fmatrix_config,
+    asc_load3d_v2_config,
     asc_ndim_pad_count_config,
     asc_store_atomic_config,
     asc_update_addr_reg_b16,
@@ -102,7 +104,9 @@ def c_argument(p: Param, combo: tuple[type[Scalar], ...], mask_ptr: str) -> str:
              "cuload": "ul", "custore": "us", "pipe": "PIPE_S", "anygm": "g_uint8_t",
              "anyub": "p_uint8_t", "anycbuf": "None", "atomiccfg": "asc_store_atomic_config()",
              "ndimcfg": "asc_ndim_pad_count_config()", "flag": "True", "l2load": "0",
-             "anyfbuf": "fb", "fillcfg": "asc_fill_value_config()"}  # fmt: skip
+             "anyfbuf": "fb", "fillcfg": "asc_fill_value_config()",
+             "l13dcfg": "asc_l13d_fmatrix_config()",
+             "load3dcfg": "asc_load3d_v2_config()"}  # fmt: skip
     if p.kind in fixed:
         return fixed[p.kind]
     d = combo[p.arg]
@@ -153,7 +157,7 @@ ARG_SHAPE = {"vec": "reg", "vptr": "ptr", "vptrref": "ref", "vptrval": "ref", "c
              "idx": "int", "count": "ref", "pattern": "int", "areg": "areg", "idx?": "int",
              "cuload": "uload", "custore": "ustore", "pipe": "pipe", "anygm": "gptr",
              "anyub": "ptr", "anycbuf": "cbuf", "atomiccfg": "cfg", "gptr": "gptr",
-             "anyfbuf": "fbuf", "fillcfg": "cfg",
+             "anyfbuf": "fbuf", "fillcfg": "cfg", "l13dcfg": "cfg", "load3dcfg": "cfg",
              "cbufptr": "cbufptr", "captr": "captr", "cbptr": "cbptr", "ccptr": "ccptr"}  # fmt: skip
 
 
@@ -192,7 +196,8 @@ def c_error_code(spec: OpSpec, args: list[str]) -> str:
 KERNEL_WRONG = {"scalar": "1.5", "pipe": "1", "count": "1", "atomiccfg": "1", "ndimcfg": "1",
                 "anygm": "p_uint8_t", "anyub": "g_uint8_t", "vptr": "g_uint8_t", "flag": "1.5",
                 "l2load": "1.5", "idx": "1.5", "vptrs": "p_uint8_t",
-                "vareg": "1.5", "anyfbuf": "g_uint8_t", "fillcfg": "1",
+                "vareg": "1.5", "anyfbuf": "g_uint8_t", "fillcfg": "1", "l13dcfg": "1",
+                "load3dcfg": "1",
                 **dict.fromkeys(CUBE_POINTERS, "g_uint8_t")}  # fmt: skip
 
 

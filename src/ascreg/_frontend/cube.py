@@ -447,3 +447,97 @@ def _check_modes(a: Pointer[Any], b: Pointer[Any]) -> None:
             "8-bit operands with HiF8 on: cube_compute/asc_enable_hif8.md does not say how they "
             "are converted to hifloat8_t (see docs/limitations.md); asc_enable_fp8 turns it off"
         )
+
+
+# -- the img2col load's registers ------------------------------------------------------------------
+
+
+@attrs.frozen
+class Load3dRepeat:
+    """The img2col load's repeat register.
+
+    ``time`` repeats along height (``mode`` 0) or width (1), ``stride`` apart; ``dst_stride``
+    fractals between the destination's K column blocks.
+
+    Examples
+    --------
+    >>> Load3dRepeat().time
+    1
+    """
+
+    stride: int = 0
+    time: int = 1
+    mode: int = 0
+    dst_stride: int = 0
+
+
+@attrs.frozen
+class PadBits:
+    """A pad register set as a bit code (the C API's ``asc_set_l13d_padding``), not a value.
+
+    Examples
+    --------
+    >>> from ascreg import half
+    >>> float(PadBits(0x3C00).element(half))
+    1.0
+    """
+
+    code: int
+
+    def element(self, dtype: type[Scalar]) -> Any:
+        """Return the pad element of *dtype*: the code's low byte or low 16 bits."""
+        if dtype.size > 2:
+            raise UnsupportedError(
+                f"a {dtype.cpp_name} img2col load padding with a register set by "
+                "asc_set_l13d_padding: cube_datamove/asc_set_l13d_padding.md does not say which "
+                "bits a 32-bit element takes (see docs/limitations.md)"
+            )
+        width = np.uint8 if dtype.size == 1 else np.uint16
+        return np.asarray(self.code & (0xFF if dtype.size == 1 else 0xFFFF), width).view(
+            dtype.np_dtype
+        )[()]
+
+
+@attrs.define
+class Load3dRegisters:
+    """The img2col load's registers of one block (the basic API's and the C API's setters).
+
+    ``fmatrix`` is (height, width, (left, right, top, bottom)) or None; ``pad`` a value (the
+    basic API's ``SetLoadDataPaddingValue``, converted to the load's type) or a
+    :class:`PadBits`; ``fmatrix_b``, ``repeat_b`` and ``padding_b`` are the right matrix's
+    registers, which no modelled load reads (the img2col L1 -> L0B load is not modelled).
+
+    Examples
+    --------
+    >>> Load3dRegisters().repeat
+    Load3dRepeat(stride=0, time=1, mode=0, dst_stride=0)
+    """
+
+    fmatrix: tuple[int, int, tuple[int, ...]] | None = None
+    pad: Any = None
+    repeat: Load3dRepeat = attrs.field(factory=Load3dRepeat)
+    fmatrix_b: tuple[int, int, tuple[int, ...]] | None = None
+    repeat_b: int = 0
+    padding_b: int = 0
+
+
+LOAD3D_STATE = "load3d"
+"""The key of a block's :class:`Load3dRegisters` in ``BlockContext.state``."""
+
+
+def load3d_registers(ctx: BlockContext | None = None) -> Load3dRegisters:
+    """Return the img2col registers of *ctx* (default: the running block), made on first use.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     load3d_registers().fmatrix is None
+    True
+    """
+    ctx = current_block() if ctx is None else ctx
+    found = ctx.state.get(LOAD3D_STATE)
+    if found is None:
+        found = ctx.state[LOAD3D_STATE] = Load3dRegisters()
+    assert isinstance(found, Load3dRegisters)
+    return found

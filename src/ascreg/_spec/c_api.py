@@ -794,6 +794,13 @@ def _cube_l1_rows() -> list[OpSpec]:
         cube("asc_enable_hf32_trans", "cube_compute", ("scalar mode",), (uint32_t,)),
         *(cube(name, "cube_compute", MMAD_S4_PARAMS, (int32_t, int4b_t, uint16_t, uint8_t),
                   page="asc_mmad", family="mmad_s4") for name in ("asc_mmad_s4", "asc_mmad_s4_sync")),
+        *(cube(name, "cube_datamove", ("l13dcfg config",), (uint64_t,))
+          for name in ("asc_set_l13d_fmatrix", "asc_set_l13d_fmatrix_b")),
+        cube("asc_set_l13d_padding", "cube_datamove", ("scalar config",), (uint64_t,),
+             more_combos=((half,),)),
+        cube("asc_set_l13d_rpt", "cube_datamove", ("load3dcfg config",), (uint64_t,)),
+        *(cube(name, "sys_var", ("scalar config",), (uint64_t,))
+          for name in ("asc_set_l3d_rpt_b", "asc_set_l12l0_padding_val")),
     ]  # fmt: skip
     return rows
 

@@ -54,10 +54,12 @@ from ascreg._frontend import operands
 from ascreg._frontend.cube import (
     Bursts,
     OnPipe,
+    PadBits,
     TransposeRun,
     aligned,
     copy_bursts,
     cube_modes,
+    load3d_registers,
     load_transposed,
 )
 from ascreg._frontend.template import define
@@ -89,9 +91,17 @@ __all__ = [
     "asc_fill_l1",
     "asc_fill_l1_sync",
     "asc_fill_value_config",
+    "asc_l13d_fmatrix_config",
+    "asc_load3d_v2_config",
     "asc_mmad_s4",
     "asc_mmad_s4_sync",
     "asc_set_fp32_mode",
+    "asc_set_l3d_rpt_b",
+    "asc_set_l12l0_padding_val",
+    "asc_set_l13d_fmatrix",
+    "asc_set_l13d_fmatrix_b",
+    "asc_set_l13d_padding",
+    "asc_set_l13d_rpt",
     "asc_set_mmad_direction_m",
     "asc_set_mmad_direction_n",
 ]
@@ -291,21 +301,36 @@ asc_copy_l12fb_sync = _COPIES["asc_copy_l12fb_sync"]
 # -- asc_fill_l1 ---------------------------------------------------------------------------------
 
 
-def _bit_field(shift: int, name: str) -> property:
-    """Return the property of a 15-bit field of ``config`` at *shift* (``repeat`` ...)."""
-    mask = (1 << 15) - 1
+def _bit_field(union: str, name: str, shift: int, width: int = 15) -> property:
+    """Return the property of the *width*-bit field *name* of ``config`` at *shift*."""
+    mask = (1 << width) - 1
 
-    def get(self: asc_fill_value_config) -> int:
-        return self.config >> shift & mask
+    def get(self: Any) -> int:
+        return int(self.config) >> shift & mask
 
-    def put(self: asc_fill_value_config, value: int) -> None:
-        field = operands.in_range(value, f"asc_fill_value_config.{name}", 0, mask)
+    def put(self: Any, value: int) -> None:
+        field = operands.in_range(value, f"{union}.{name}", 0, mask)
         self.config = self.config & ~(mask << shift) | field << shift
 
-    return property(get, put, doc=f"Bits {shift}..{shift + 14} of ``config``: ``{name}``.")
+    return property(get, put, doc=f"Bits {shift}..{shift + width - 1} of ``config``: ``{name}``.")
 
 
-class asc_fill_value_config:
+class _Union:
+    """A C ``union { uint64_t config; struct { ... }; }`` of bit fields (``_FIELDS``)."""
+
+    _FIELDS: tuple[str, ...] = ()
+    _DEFAULT = 0
+
+    def __init__(self, config: int | None = None) -> None:
+        value = self._DEFAULT if config is None else config
+        self.config = operands.in_range(value, "config", 0, (1 << 64) - 1)
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)}" for name in self._FIELDS)
+        return f"{type(self).__name__}({fields})"
+
+
+class asc_fill_value_config(_Union):
     """``union asc_fill_value_config``: ``config``, or ``repeat`` / ``blk_num`` / ``dst_gap``.
 
     ``repeat`` (bits 0-14) iterations each fill ``blk_num`` (bits 16-30) 32-byte blocks of L1;
@@ -320,18 +345,10 @@ class asc_fill_value_config:
     ('0x100040002', 4)
     """
 
-    repeat = _bit_field(0, "repeat")
-    blk_num = _bit_field(16, "blk_num")
-    dst_gap = _bit_field(32, "dst_gap")
-
-    def __init__(self, config: int = 0) -> None:
-        self.config = operands.in_range(config, "config", 0, (1 << 64) - 1)
-
-    def __repr__(self) -> str:
-        return (
-            f"asc_fill_value_config(repeat={self.repeat}, blk_num={self.blk_num}, "
-            f"dst_gap={self.dst_gap})"
-        )
+    _FIELDS = ("repeat", "blk_num", "dst_gap")
+    repeat = _bit_field("asc_fill_value_config", "repeat", 0)
+    blk_num = _bit_field("asc_fill_value_config", "blk_num", 16)
+    dst_gap = _bit_field("asc_fill_value_config", "dst_gap", 32)
 
 
 FILL_PAGE = "cube_datamove/asc_fill_l1.md"
@@ -612,6 +629,225 @@ def asc_enable_hf32_trans(op: Any, mode: Any) -> None:
     """
     rounding = operands.in_range(mode, "mode", 0, 1, "cube_compute/asc_enable_hf32_trans.md")
     cube_modes().hf32_round = rounding
+
+
+# -- the img2col load's registers ------------------------------------------------------------
+
+
+class asc_l13d_fmatrix_config(_Union):
+    """``union asc_l13d_fmatrix_config``: the feature map of the img2col load.
+
+    ``l1_height`` (bits 0-15) and ``l1_width`` (16-31), each to be set in [1, 32767], and the
+    padding sizes ``padding_left_size`` (32-39), ``padding_right_size``, ``padding_top_size``,
+    ``padding_bottom_size`` (to 63), each in [0, 255]; the default ``config`` is 0.
+
+    Examples
+    --------
+    >>> cfg = asc_l13d_fmatrix_config(); cfg.l1_height = 4; cfg.l1_width = 8
+    >>> cfg.padding_top_size = 1; hex(cfg.config)
+    '0x1000000080004'
+    """
+
+    _FIELDS = (
+        "l1_height", "l1_width", "padding_left_size", "padding_right_size", "padding_top_size",
+        "padding_bottom_size",
+    )  # fmt: skip
+    l1_height = _bit_field("asc_l13d_fmatrix_config", "l1_height", 0, 16)
+    l1_width = _bit_field("asc_l13d_fmatrix_config", "l1_width", 16, 16)
+    padding_left_size = _bit_field("asc_l13d_fmatrix_config", "padding_left_size", 32, 8)
+    padding_right_size = _bit_field("asc_l13d_fmatrix_config", "padding_right_size", 40, 8)
+    padding_top_size = _bit_field("asc_l13d_fmatrix_config", "padding_top_size", 48, 8)
+    padding_bottom_size = _bit_field("asc_l13d_fmatrix_config", "padding_bottom_size", 56, 8)
+
+
+class asc_load3d_v2_config(_Union):
+    """``union asc_load3d_v2_config``: the img2col load's repeat.
+
+    ``rpt_stride`` (bits 0-15), ``rpt_time`` (16-23, default 1) and ``rpt_mode`` (bit 24: 0
+    along height, 1 along width); the default ``config`` is ``0x10000``.
+
+    Examples
+    --------
+    >>> asc_load3d_v2_config()
+    asc_load3d_v2_config(rpt_stride=0, rpt_time=1, rpt_mode=0)
+    """
+
+    _FIELDS = ("rpt_stride", "rpt_time", "rpt_mode")
+    _DEFAULT = 0x10000
+    rpt_stride = _bit_field("asc_load3d_v2_config", "rpt_stride", 0, 16)
+    rpt_time = _bit_field("asc_load3d_v2_config", "rpt_time", 16, 8)
+    rpt_mode = _bit_field("asc_load3d_v2_config", "rpt_mode", 24, 1)
+
+
+FMATRIX_SIZE = 32767
+"""The largest ``l1_height`` / ``l1_width`` (asc_l13d_fmatrix_config's page)."""
+
+
+def _fmatrix(config: Any) -> tuple[int, int, tuple[int, ...]]:
+    """Check a feature-map config; return it as the register holds it."""
+    cfg = operands.instance(config, asc_l13d_fmatrix_config, "config")
+    height, width = (
+        operands.in_range(getattr(cfg, name), f"config.{name}", 1, FMATRIX_SIZE)
+        for name in ("l1_height", "l1_width")
+    )
+    pads = (cfg.padding_left_size, cfg.padding_right_size, cfg.padding_top_size,
+            cfg.padding_bottom_size)  # fmt: skip
+    return height, width, pads
+
+
+def _set_fmatrix(op: Any, config: Any) -> None:
+    setattr(load3d_registers(), op.register, _fmatrix(config))
+
+
+_FMATRIX_DOC = """``{name}(asc_l13d_fmatrix_config& config)``: set the {which} feature-map
+register of the img2col load; ``PIPE_S``.
+
+``config.l1_height`` and ``config.l1_width`` must be set (each in [1, 32767]).{reader}
+
+Examples
+--------
+>>> from ascreg._frontend.cube import load3d_registers
+>>> from ascreg.machine.block import BlockContext, block
+>>> cfg = asc_l13d_fmatrix_config(); cfg.l1_height = 4; cfg.l1_width = 8
+>>> cfg.padding_left_size = 1
+>>> with block(BlockContext()):
+...     {name}(cfg)
+...     load3d_registers().{register}
+(4, 8, (1, 0, 0, 0))
+"""
+_FMATRIX_SETTERS = {
+    "asc_set_l13d_fmatrix": (
+        "fmatrix", "left-matrix",
+        " The basic API's ``LoadData(LoadData3DParamsV2)`` with ``isSetFMatrix`` false reads it "
+        "(it is ``SetFmatrix``'s register).",
+    ),
+    "asc_set_l13d_fmatrix_b": (
+        "fmatrix_b", "right-matrix (``FMATRIX_B``)",
+        " No modelled load reads it (the img2col L1 -> L0B load is not modelled).",
+    ),
+}  # fmt: skip
+asc_set_l13d_fmatrix, asc_set_l13d_fmatrix_b = (
+    define(name, doc=_FMATRIX_DOC.format(name=name, which=which, reader=reader, register=reg),
+           register=reg)(_set_fmatrix)
+    for name, (reg, which, reader) in _FMATRIX_SETTERS.items()
+)  # fmt: skip
+
+
+PADDING_TYPES = {np.dtype(np.float16): 16, np.dtype(np.int16): 16, np.dtype(np.uint16): 16}
+"""The 16-bit overloads of ``asc_set_l13d_padding`` (a numpy scalar of the type picks one)."""
+
+
+@define("asc_set_l13d_padding")
+def asc_set_l13d_padding(op: Any, config: Any) -> None:
+    """``asc_set_l13d_padding(uint64_t | half | int16_t | uint16_t config)``: the pad register.
+
+    The img2col load's pad register; ``PIPE_S``.
+    A ``half`` (a Python float or ``numpy.float16``), ``int16_t`` or ``uint16_t`` (numpy
+    scalars) sets the register to the value's 16 bits; a ``uint64_t`` (a Python int) to
+    ``config << 8 | config & 0xFF`` (the 950 header's packing: an 8-bit pad in bits 7:0 and
+    15:8). The basic API's img2col ``LoadData`` with ``isSetPadding`` false pads with the
+    register's low byte (8-bit types) or low 16 bits (16-bit types); a 32-bit load raises
+    :class:`~ascreg.errors.UnsupportedError` (the page does not say which bits it takes).
+
+    Examples
+    --------
+    >>> from ascreg._frontend.cube import load3d_registers
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     asc_set_l13d_padding(0x7F)
+    ...     hex(load3d_registers().pad.code)
+    '0x7f7f'
+    """
+    if isinstance(config, float) or (
+        isinstance(config, np.generic) and config.dtype in PADDING_TYPES
+    ):
+        kind = np.dtype(np.float16) if isinstance(config, float) else config.dtype
+        code = int(np.asarray(config, kind).view(np.uint16))
+    else:
+        value = operands.in_range(config, "config", 0, (1 << 64) - 1, "a uint64_t")
+        code = (value << 8 | value & 0xFF) & ((1 << 64) - 1)
+    load3d_registers().pad = PadBits(code)
+
+
+@define("asc_set_l13d_rpt")
+def asc_set_l13d_rpt(op: Any, config: Any) -> None:
+    """``asc_set_l13d_rpt(asc_load3d_v2_config& config)``: the img2col load's repeat; ``PIPE_S``.
+
+    Sets the repeat register's stride, time and mode (``SetLoadDataRepeat``'s register; the
+    destination stride, which the struct does not carry, is kept).
+
+    Examples
+    --------
+    >>> from ascreg._frontend.cube import load3d_registers
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> cfg = asc_load3d_v2_config(); cfg.rpt_stride = 3
+    >>> with block(BlockContext()):
+    ...     asc_set_l13d_rpt(cfg)
+    ...     load3d_registers().repeat
+    Load3dRepeat(stride=3, time=1, mode=0, dst_stride=0)
+    """
+    cfg = operands.instance(config, asc_load3d_v2_config, "config")
+    regs = load3d_registers()
+    regs.repeat = attrs.evolve(
+        regs.repeat, stride=cfg.rpt_stride, time=cfg.rpt_time, mode=cfg.rpt_mode
+    )
+
+
+PADDING_MODES = {0: "fixed", 1: "per channel"}
+"""``PADDING_B[33:32]``: the padding modes (2 and 3 are reserved)."""
+
+
+@define("asc_set_l3d_rpt_b")
+def asc_set_l3d_rpt_b(op: Any, config: Any) -> None:
+    """``asc_set_l3d_rpt_b(uint64_t config)``: the ``L3D_RPT_B`` register; ``PIPE_S``.
+
+    Bits 15:0 are the repeat stride, 23:16 the repeat time, 24 the mode (0: M, 1: K), 47:32 the
+    output's K stride and 63:48 its M start (fractals); bits 31:25 must be 0. No modelled load
+    reads it (ascreg's C API loads take all their parameters as arguments).
+
+    Examples
+    --------
+    >>> from ascreg._frontend.cube import load3d_registers
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     asc_set_l3d_rpt_b(1 << 16)
+    ...     hex(load3d_registers().repeat_b)
+    '0x10000'
+    """
+    value = operands.in_range(config, "config", 0, (1 << 64) - 1, "a uint64_t")
+    if value >> 25 & 0x7F:
+        raise AscregError(
+            f"config {value:#x} sets bits 31:25, which L3D_RPT_B does not define "
+            "(sys_var/asc_set_l3d_rpt_b.md)"
+        )
+    load3d_registers().repeat_b = value
+
+
+@define("asc_set_l12l0_padding_val")
+def asc_set_l12l0_padding_val(op: Any, config: Any) -> None:
+    """``asc_set_l12l0_padding_val(uint64_t config)``: the ``PADDING_B`` register; ``PIPE_S``.
+
+    Bits 31:0 are the pad value (for 8-bit data bits 15:8 must equal 7:0, for 4-bit data the
+    four nibbles of 15:0 must be equal), bits 33:32 the mode (0 fixed, 1 per channel; 2 and 3
+    are reserved). No modelled load reads it (the img2col L1 -> L0B load is not modelled).
+
+    Examples
+    --------
+    >>> from ascreg._frontend.cube import load3d_registers
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     asc_set_l12l0_padding_val(1 << 32 | 0x3C00)
+    ...     hex(load3d_registers().padding_b)
+    '0x100003c00'
+    """
+    value = operands.in_range(config, "config", 0, (1 << 64) - 1, "a uint64_t")
+    mode = value >> 32 & 0x3
+    if mode not in PADDING_MODES:
+        raise AscregError(
+            f"config {value:#x} selects padding mode {mode}, which is reserved "
+            "(sys_var/asc_set_l12l0_padding_val.md: 0 fixed, 1 per channel)"
+        )
+    load3d_registers().padding_b = value
 
 
 # -- asc_mmad_s4 ---------------------------------------------------------------------------------

@@ -241,6 +241,8 @@ using vector_store_unalign = vector_align;
 union asc_store_atomic_config { uint32_t config; };
 union asc_ndim_pad_count_config { uint64_t config; };
 union asc_fill_value_config { uint64_t config; };
+union asc_l13d_fmatrix_config { uint64_t config; };
+union asc_load3d_v2_config { uint64_t config; };
 
 namespace AscendC {
 namespace Reg {
@@ -4985,6 +4987,19 @@ __simd_callee__ void asc_enable_hf32_trans(uint32_t mode);
 __simd_callee__ void asc_mmad_s4(__cc__ int32_t* c_matrix, __ca__ int4b_t* a_matrix, __cb__ int4b_t* b_matrix, uint16_t left_height, uint16_t n_dim, uint16_t right_width, uint8_t unit_flag, bool k_direction_align, bool c_matrix_source, bool c_matrix_init_val);
 // asc_mmad_s4_sync: (c_matrix, a_matrix, left_height, unit_flag); source docs/zh/api/SIMD-API/C-API/cube_compute/asc_mmad.md
 __simd_callee__ void asc_mmad_s4_sync(__cc__ int32_t* c_matrix, __ca__ int4b_t* a_matrix, __cb__ int4b_t* b_matrix, uint16_t left_height, uint16_t n_dim, uint16_t right_width, uint8_t unit_flag, bool k_direction_align, bool c_matrix_source, bool c_matrix_init_val);
+// asc_set_l13d_fmatrix: (T); source docs/zh/api/SIMD-API/C-API/cube_datamove/asc_set_l13d_fmatrix.md
+__simd_callee__ void asc_set_l13d_fmatrix(asc_l13d_fmatrix_config& config);
+// asc_set_l13d_fmatrix_b: (T); source docs/zh/api/SIMD-API/C-API/cube_datamove/asc_set_l13d_fmatrix_b.md
+__simd_callee__ void asc_set_l13d_fmatrix_b(asc_l13d_fmatrix_config& config);
+// asc_set_l13d_padding: (config); source docs/zh/api/SIMD-API/C-API/cube_datamove/asc_set_l13d_padding.md
+__simd_callee__ void asc_set_l13d_padding(uint64_t config);
+__simd_callee__ void asc_set_l13d_padding(half config);
+// asc_set_l13d_rpt: (T); source docs/zh/api/SIMD-API/C-API/cube_datamove/asc_set_l13d_rpt.md
+__simd_callee__ void asc_set_l13d_rpt(asc_load3d_v2_config& config);
+// asc_set_l3d_rpt_b: (config); source docs/zh/api/SIMD-API/C-API/sys_var/asc_set_l3d_rpt_b.md
+__simd_callee__ void asc_set_l3d_rpt_b(uint64_t config);
+// asc_set_l12l0_padding_val: (config); source docs/zh/api/SIMD-API/C-API/sys_var/asc_set_l12l0_padding_val.md
+__simd_callee__ void asc_set_l12l0_padding_val(uint64_t config);
 // asc_half2int4x2_rn: (dst, src); source docs/zh/api/SIMD-API/C-API/reg/data_type_convert/asc_half2int4x2_deprecated.md
 __simd_callee__ void asc_half2int4x2_rn(vector_int4x2_t& dst, vector_half src, vector_bool mask);
 // asc_half2int4x2_rn_v2: (dst, src); source docs/zh/api/SIMD-API/C-API/reg/data_type_convert/asc_half2int4x2_deprecated.md

@@ -21,9 +21,17 @@ __all__ = [
     "asc_fill_l1",
     "asc_fill_l1_sync",
     "asc_fill_value_config",
+    "asc_l13d_fmatrix_config",
+    "asc_load3d_v2_config",
     "asc_mmad_s4",
     "asc_mmad_s4_sync",
     "asc_set_fp32_mode",
+    "asc_set_l3d_rpt_b",
+    "asc_set_l12l0_padding_val",
+    "asc_set_l13d_fmatrix",
+    "asc_set_l13d_fmatrix_b",
+    "asc_set_l13d_padding",
+    "asc_set_l13d_rpt",
     "asc_set_mmad_direction_m",
     "asc_set_mmad_direction_n",
 ]
@@ -33,7 +41,24 @@ class asc_fill_value_config:
     repeat: int
     blk_num: int
     dst_gap: int
-    def __init__(self, config: int = 0) -> None: ...
+    def __init__(self, config: int | None = None) -> None: ...
+
+class asc_l13d_fmatrix_config:
+    config: int
+    l1_height: int
+    l1_width: int
+    padding_left_size: int
+    padding_right_size: int
+    padding_top_size: int
+    padding_bottom_size: int
+    def __init__(self, config: int | None = None) -> None: ...
+
+class asc_load3d_v2_config:
+    config: int
+    rpt_stride: int
+    rpt_time: int
+    rpt_mode: int
+    def __init__(self, config: int | None = None) -> None: ...
 
 
 # asc_copy_l12bt: legal (src, dst, size, conv_control) in table order, per form
@@ -215,3 +240,24 @@ def asc_mmad_s4(c_matrix: CcPtr[int32_t], a_matrix: CaPtr[int4b_t], b_matrix: Cb
 
 # asc_mmad_s4_sync: legal (c_matrix, a_matrix, left_height, unit_flag) in table order, per form
 def asc_mmad_s4_sync(c_matrix: CcPtr[int32_t], a_matrix: CaPtr[int4b_t], b_matrix: CbPtr[int4b_t], left_height: _IntLike, n_dim: _IntLike, right_width: _IntLike, unit_flag: _IntLike, k_direction_align: bool, c_matrix_source: bool, c_matrix_init_val: bool) -> None: ...  # (int32_t, int4b_t, uint16_t, uint8_t)
+
+# asc_set_l13d_fmatrix: legal (T) in table order, per form
+def asc_set_l13d_fmatrix(config: asc_l13d_fmatrix_config) -> None: ...  # (uint64_t)
+
+# asc_set_l13d_fmatrix_b: legal (T) in table order, per form
+def asc_set_l13d_fmatrix_b(config: asc_l13d_fmatrix_config) -> None: ...  # (uint64_t)
+
+# asc_set_l13d_padding: legal (config) in table order, per form
+@overload
+def asc_set_l13d_padding(config: _IntLike) -> None: ...  # (uint64_t)
+@overload
+def asc_set_l13d_padding(config: _FloatLike) -> None: ...  # (half)
+
+# asc_set_l13d_rpt: legal (T) in table order, per form
+def asc_set_l13d_rpt(config: asc_load3d_v2_config) -> None: ...  # (uint64_t)
+
+# asc_set_l3d_rpt_b: legal (config) in table order, per form
+def asc_set_l3d_rpt_b(config: _IntLike) -> None: ...  # (uint64_t)
+
+# asc_set_l12l0_padding_val: legal (config) in table order, per form
+def asc_set_l12l0_padding_val(config: _IntLike) -> None: ...  # (uint64_t)

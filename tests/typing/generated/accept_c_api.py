@@ -33,6 +33,8 @@ from ascreg.c_api import (
     VA0,
     addr_reg,
     asc_fill_value_config,
+    asc_l13d_fmatrix_config,
+    asc_load3d_v2_config,
     asc_ndim_pad_count_config,
     asc_store_atomic_config,
     asc_update_addr_reg_b16,
@@ -643,6 +645,12 @@ from ascreg.c_api import (
     asc_set_gm2ub_loop1_stride,
     asc_set_gm2ub_loop2_stride,
     asc_set_gm2ub_loop_size,
+    asc_set_l12l0_padding_val,
+    asc_set_l13d_fmatrix,
+    asc_set_l13d_fmatrix_b,
+    asc_set_l13d_padding,
+    asc_set_l13d_rpt,
+    asc_set_l3d_rpt_b,
     asc_set_mmad_direction_m,
     asc_set_mmad_direction_n,
     asc_set_ndim_loop0_stride,
@@ -4114,6 +4122,37 @@ def check_asc_mmad_s4() -> None:
 def check_asc_mmad_s4_sync() -> None:
     # asc_mmad_s4_sync: every legal c_matrix, a_matrix, left_height, unit_flag combination, every form
     asc_mmad_s4_sync(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1, True, True, True)  # (int32_t, int4b_t, uint16_t, uint8_t)
+
+
+def check_asc_set_l13d_fmatrix() -> None:
+    # asc_set_l13d_fmatrix: every legal T combination, every form
+    asc_set_l13d_fmatrix(asc_l13d_fmatrix_config())  # (uint64_t)
+
+
+def check_asc_set_l13d_fmatrix_b() -> None:
+    # asc_set_l13d_fmatrix_b: every legal T combination, every form
+    asc_set_l13d_fmatrix_b(asc_l13d_fmatrix_config())  # (uint64_t)
+
+
+def check_asc_set_l13d_padding() -> None:
+    # asc_set_l13d_padding: every legal config combination, every form
+    asc_set_l13d_padding(1)  # (uint64_t)
+    asc_set_l13d_padding(1.5)  # (half)
+
+
+def check_asc_set_l13d_rpt() -> None:
+    # asc_set_l13d_rpt: every legal T combination, every form
+    asc_set_l13d_rpt(asc_load3d_v2_config())  # (uint64_t)
+
+
+def check_asc_set_l3d_rpt_b() -> None:
+    # asc_set_l3d_rpt_b: every legal config combination, every form
+    asc_set_l3d_rpt_b(1)  # (uint64_t)
+
+
+def check_asc_set_l12l0_padding_val() -> None:
+    # asc_set_l12l0_padding_val: every legal config combination, every form
+    asc_set_l12l0_padding_val(1)  # (uint64_t)
 
 
 def check_asc_half2int4x2_rn() -> None:

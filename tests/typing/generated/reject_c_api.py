@@ -33,6 +33,8 @@ from ascreg.c_api import (
     VA0,
     addr_reg,
     asc_fill_value_config,
+    asc_l13d_fmatrix_config,
+    asc_load3d_v2_config,
     asc_ndim_pad_count_config,
     asc_store_atomic_config,
     asc_update_addr_reg_b16,
@@ -643,6 +645,12 @@ from ascreg.c_api import (
     asc_set_gm2ub_loop1_stride,
     asc_set_gm2ub_loop2_stride,
     asc_set_gm2ub_loop_size,
+    asc_set_l12l0_padding_val,
+    asc_set_l13d_fmatrix,
+    asc_set_l13d_fmatrix_b,
+    asc_set_l13d_padding,
+    asc_set_l13d_rpt,
+    asc_set_l3d_rpt_b,
     asc_set_mmad_direction_m,
     asc_set_mmad_direction_n,
     asc_set_ndim_loop0_stride,
@@ -13954,6 +13962,36 @@ def check_asc_mmad_s4_sync() -> None:
     asc_mmad_s4_sync(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1, 1.5, True, True)  # type: ignore[arg-type]  # pyright: ignore  # k_direction_align: 1.5
     asc_mmad_s4_sync(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1, True, 1.5, True)  # type: ignore[arg-type]  # pyright: ignore  # c_matrix_source: 1.5
     asc_mmad_s4_sync(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1, True, True, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # c_matrix_init_val: 1.5
+
+
+def check_asc_set_l13d_fmatrix() -> None:
+    # asc_set_l13d_fmatrix: every illegal combination of T, every form
+    asc_set_l13d_fmatrix(1)  # type: ignore[arg-type]  # pyright: ignore  # config: 1
+
+
+def check_asc_set_l13d_fmatrix_b() -> None:
+    # asc_set_l13d_fmatrix_b: every illegal combination of T, every form
+    asc_set_l13d_fmatrix_b(1)  # type: ignore[arg-type]  # pyright: ignore  # config: 1
+
+
+def check_asc_set_l13d_padding() -> None:
+    # asc_set_l13d_padding: every illegal combination of config, every form
+    asc_set_l13d_padding(None)  # type: ignore[call-overload]  # pyright: ignore  # config: None
+
+
+def check_asc_set_l13d_rpt() -> None:
+    # asc_set_l13d_rpt: every illegal combination of T, every form
+    asc_set_l13d_rpt(1)  # type: ignore[arg-type]  # pyright: ignore  # config: 1
+
+
+def check_asc_set_l3d_rpt_b() -> None:
+    # asc_set_l3d_rpt_b: every illegal combination of config, every form
+    asc_set_l3d_rpt_b(1.5)  # type: ignore[arg-type]  # pyright: ignore  # config: 1.5
+
+
+def check_asc_set_l12l0_padding_val() -> None:
+    # asc_set_l12l0_padding_val: every illegal combination of config, every form
+    asc_set_l12l0_padding_val(1.5)  # type: ignore[arg-type]  # pyright: ignore  # config: 1.5
 
 
 def check_asc_half2int4x2_rn() -> None:
