@@ -31,7 +31,7 @@ from ascreg import (
     uint16_t,
     uint32_t,
 )
-from ascreg._frontend.cube import cube_modes
+from ascreg._frontend.cube import HF32_TRANS_MODE, MM_LAYOUT_MODE, cube_mode
 from ascreg.errors import (
     AlignmentError,
     AscregError,
@@ -460,16 +460,17 @@ def test_direction_changes_no_result() -> None:
     with block(BlockContext()):
         first = _mmad(half, (1.5, 2.0))
         C.asc_set_mmad_direction_n()
-        assert cube_modes().direction == "n"
+        assert cube_mode(MM_LAYOUT_MODE) and C.asc_get_ctrl() >> 51 & 1
         assert (_mmad(half, (1.5, 2.0)) == first).all()
         C.asc_set_mmad_direction_m()
-        assert cube_modes().direction == "m"
+        assert not cube_mode(MM_LAYOUT_MODE)
 
 
 def test_hf32_refuses_a_float_mmad_until_fp32_mode() -> None:
     with block(BlockContext()):
         C.asc_enable_hf32()
         C.asc_enable_hf32_trans(1)
+        assert cube_mode(HF32_TRANS_MODE)
         assert _mmad(half, (1.0, 1.0))[0] == 16.0  # half operands: HF32 does not apply
         with pytest.raises(UnsupportedError, match="asc_mmad_sync: float32 operands with HF32 on"):
             _mmad(float32_t, (1.0, 1.0))
@@ -484,6 +485,16 @@ def test_hif8_refuses_other_8_bit_operands_until_fp8_mode() -> None:
             _mmad(fp8_e4m3fn_t, (1.0, 1.0))
         C.asc_enable_fp8()
         assert _mmad(fp8_e4m3fn_t, (1.0, 2.0))[0] == 64.0
+
+
+def test_the_modes_are_ctrl_bits() -> None:
+    with block(BlockContext()):
+        C.asc_set_ctrl(C.asc_get_ctrl() | 1 << 46)  # HF32 on through CTRL itself
+        with pytest.raises(UnsupportedError, match="float32 operands with HF32 on"):
+            _mmad(float32_t, (1.0, 1.0))
+        C.asc_set_fp32_mode()
+        C.asc_enable_hif8()
+        assert C.asc_get_ctrl() >> 45 & 1 and not C.asc_get_ctrl() >> 46 & 1
 
 
 def test_hf32_trans_takes_0_or_1() -> None:

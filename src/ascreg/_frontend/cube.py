@@ -48,6 +48,7 @@ from ascreg.machine.block import BlockContext, current_block
 from ascreg.machine.cube import C0_BYTES, FRACTAL_BYTES, cube_buffers
 from ascreg.machine.memory import Pointer
 from ascreg.machine.sync import COPY_PIPES, PIPE_M, PIPE_MTE1, Pipe
+from ascreg.machine.sysregs import system_registers
 
 ROWS = core.FRACTAL_ROWS
 
@@ -392,57 +393,52 @@ def _transpose_squares(data: Any, dtype: type[Scalar], rows: int, cols: int) -> 
     return out
 
 
-# -- the cube's mode registers ---------------------------------------------------------------------
+# -- the cube's mode bits in CTRL -----------------------------------------------------------------
+
+HIF8_MODE, HF32_MODE, HF32_TRANS_MODE, MM_LAYOUT_MODE = 45, 46, 47, 51
+"""The CTRL bits of the multiply-add's modes (the 950 header's ``asc_enable_hif8``,
+``asc_enable_hf32``, ``asc_enable_hf32_trans`` and ``asc_set_mmad_direction_n``): 1 converts
+8-bit operands to hifloat8_t, 1 rounds float operands to HF32, 1 rounds toward zero (0: to
+nearest even), 1 produces results along N first (0: M first; no value changes)."""
 
 
-@attrs.define
-class CubeModes:
-    """The multiply-add's mode switches of one block (``asc_enable_hf32`` ..., ``SetHF32Mode``).
-
-    ``hf32``: float32 operands are rounded to HF32 first (``hf32_round`` 0: to nearest even,
-    1: toward zero); ``hif8``: 8-bit operands are converted to hifloat8_t first (the FP8 mode,
-    the default here, converts nothing); ``direction``: ``"m"`` or ``"n"``, the order the cube
-    produces result fractals in (no effect on any value).
-    """
-
-    hf32: bool = False
-    hf32_round: int = 0
-    hif8: bool = False
-    direction: str = "m"
-
-
-CUBE_MODES = "cube.modes"
-"""The key of a block's :class:`CubeModes` in ``BlockContext.state``."""
-
-
-def cube_modes(ctx: BlockContext | None = None) -> CubeModes:
-    """Return the mode registers of *ctx* (default: the running block), made on first use.
+def cube_mode(bit: int, ctx: BlockContext | None = None) -> bool:
+    """Return CTRL[*bit*] of *ctx* (default: the running block).
 
     Examples
     --------
     >>> from ascreg.machine.block import BlockContext, block
     >>> with block(BlockContext()):
-    ...     cube_modes().hf32
+    ...     cube_mode(HF32_MODE)
     False
     """
-    ctx = current_block() if ctx is None else ctx
-    found = ctx.state.get(CUBE_MODES)
-    if found is None:
-        found = ctx.state[CUBE_MODES] = CubeModes()
-    assert isinstance(found, CubeModes)
-    return found
+    return bool(system_registers(ctx).ctrl >> bit & 1)
+
+
+def set_cube_mode(bit: int, on: bool) -> None:
+    """Set CTRL[*bit*] of the running block to *on* (a mode bit: no other bit changes).
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     set_cube_mode(MM_LAYOUT_MODE, True)
+    ...     hex(system_registers().ctrl >> 48)
+    '0x1009'
+    """
+    regs = system_registers()
+    regs.ctrl_bits = regs.ctrl_bits & ~(1 << bit) | int(on) << bit
 
 
 def _check_modes(a: Pointer[Any], b: Pointer[Any]) -> None:
     """Refuse a multiply-add whose operands a mode would convert in a way the pages leave open."""
-    modes = cube_modes()
     types = {a.dtype, b.dtype}
-    if modes.hf32 and float32_t in types:
+    if cube_mode(HF32_MODE) and float32_t in types:
         raise UnsupportedError(
             "float32 operands with HF32 on: cube_compute/asc_enable_hf32.md gives the HF32 format "
             "by a figure only (see docs/limitations.md); asc_set_fp32_mode turns it off"
         )
-    if modes.hif8 and any(t.size == 1 and t is not hifloat8_t for t in types):
+    if cube_mode(HIF8_MODE) and any(t.size == 1 and t is not hifloat8_t for t in types):
         raise UnsupportedError(
             "8-bit operands with HiF8 on: cube_compute/asc_enable_hif8.md does not say how they "
             "are converted to hifloat8_t (see docs/limitations.md); asc_enable_fp8 turns it off"

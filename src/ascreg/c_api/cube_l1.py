@@ -7,7 +7,7 @@ configured by :class:`asc_fill_value_config`), ``asc_copy_l12l0b_trans[_sync]`` 
 squares of fractals from L1 into L0B (``PIPE_MTE1``; the basic API's
 ``LoadDataWithTranspose``). ``asc_set_mmad_direction_m/n``, ``asc_enable_hf32``,
 ``asc_enable_hf32_trans``, ``asc_set_fp32_mode``, ``asc_enable_fp8`` and ``asc_enable_hif8``
-set the multiply-add's mode registers (:class:`ascreg._frontend.cube.CubeModes`). The
+set the multiply-add's mode bits of CTRL (:data:`ascreg._frontend.cube.HF32_MODE` ...). The
 ``_sync`` forms end with a ``PIPE_ALL`` barrier. The pages are the Ascend 950 ones under
 ``docs/zh/api/SIMD-API/C-API/cube_datamove/`` and ``cube_compute/``.
 
@@ -52,15 +52,19 @@ from ascreg._dtypes import (
 )
 from ascreg._frontend import operands
 from ascreg._frontend.cube import (
+    HF32_MODE,
+    HF32_TRANS_MODE,
+    HIF8_MODE,
+    MM_LAYOUT_MODE,
     Bursts,
     OnPipe,
     PadBits,
     TransposeRun,
     aligned,
     copy_bursts,
-    cube_modes,
     load3d_registers,
     load_transposed,
+    set_cube_mode,
 )
 from ascreg._frontend.template import define
 from ascreg.c_api.cube import FOUR_BIT
@@ -540,53 +544,54 @@ asc_copy_l12l0b_trans_sync = define(
 
 # -- the multiply-add's mode registers -------------------------------------------------------------
 
-MODE_SETTERS: dict[str, tuple[str, Any, str]] = {
+MODE_SETTERS: dict[str, tuple[int, bool, str]] = {
     "asc_set_mmad_direction_m": (
-        "direction", "m",
-        "produce result fractals along M first, then N (no result changes)",
+        MM_LAYOUT_MODE, False,
+        "produce result fractals along M first, then N (CTRL[51] = 0; no value changes)",
     ),
     "asc_set_mmad_direction_n": (
-        "direction", "n",
-        "produce result fractals along N first, then M (no result changes)",
+        MM_LAYOUT_MODE, True,
+        "produce result fractals along N first, then M (CTRL[51] = 1; no value changes)",
     ),
     "asc_enable_hf32": (
-        "hf32", True,
-        "round float operands to HF32 before a multiply-add (a float multiply-add then raises "
-        ":class:`~ascreg.errors.UnsupportedError`: the page gives HF32 by a figure only)",
+        HF32_MODE, True,
+        "round float operands to HF32 before a multiply-add (CTRL[46] = 1; a float "
+        "multiply-add then raises :class:`~ascreg.errors.UnsupportedError`: the page gives "
+        "HF32 by a figure only)",
     ),
     "asc_set_fp32_mode": (
-        "hf32", False,
-        "multiply float operands as they are (HF32 off; ascreg's default)",
+        HF32_MODE, False,
+        "multiply float operands as they are (CTRL[46] = 0, HF32 off: a block's start)",
     ),
     "asc_enable_fp8": (
-        "hif8", False,
-        "multiply fp8 operands as they are (HiF8 off; ascreg's default)",
+        HIF8_MODE, False,
+        "multiply fp8 operands as they are (CTRL[45] = 0, HiF8 off: a block's start)",
     ),
     "asc_enable_hif8": (
-        "hif8", True,
-        "convert 8-bit operands to hifloat8_t before a multiply-add (a multiply-add of fp8 or "
-        "int8 operands then raises :class:`~ascreg.errors.UnsupportedError`: the page does not "
-        "say how)",
+        HIF8_MODE, True,
+        "convert 8-bit operands to hifloat8_t before a multiply-add (CTRL[45] = 1; a "
+        "multiply-add of fp8 or int8 operands then raises "
+        ":class:`~ascreg.errors.UnsupportedError`: the page does not say how)",
     ),
 }  # fmt: skip
-"""Per mode setter (``void name()``, ``PIPE_S``): the :class:`CubeModes` field, its value and
-what the page says it does."""
+"""Per mode setter (``void name()``, ``PIPE_S``): its CTRL bit, the value it writes and what
+the page says it does (the bits are the 950 header's; ``asc_get_ctrl`` reads them)."""
 
 
 def _set_mode(op: Any) -> None:
-    setattr(cube_modes(), op.field, op.value)
+    set_cube_mode(op.bit, op.value)
 
 
 _MODE_DOC = """``{name}()``: {effect}; ``PIPE_S``.
 
 Examples
 --------
->>> from ascreg._frontend.cube import cube_modes
+>>> from ascreg.c_api import asc_get_ctrl
 >>> from ascreg.machine.block import BlockContext, block
 >>> with block(BlockContext()):
 ...     {name}()
-...     cube_modes().{field}
-{value!r}
+...     asc_get_ctrl() >> {bit} & 1
+{value:d}
 """
 
 
@@ -594,11 +599,11 @@ def _define_modes() -> dict[str, Any]:
     return {
         name: define(
             name,
-            doc=_MODE_DOC.format(name=name, effect=effect, field=field, value=value),
-            field=field,
+            doc=_MODE_DOC.format(name=name, effect=effect, bit=bit, value=value),
+            bit=bit,
             value=value,
         )(_set_mode)
-        for name, (field, value, effect) in MODE_SETTERS.items()
+        for name, (bit, value, effect) in MODE_SETTERS.items()
     }
 
 
@@ -615,20 +620,21 @@ asc_enable_hif8 = _MODES["asc_enable_hif8"]
 def asc_enable_hf32_trans(op: Any, mode: Any) -> None:
     """``asc_enable_hf32_trans(uint32_t mode)``: how HF32 rounds float; ``PIPE_S``.
 
-    ``mode`` 0 rounds to nearest even, 1 toward zero. Only 0 and 1 are legal (the page's constraint). The rounding takes effect with
-    ``asc_enable_hf32``, whose multiply-adds ascreg refuses (HF32 is given by a figure only).
+    ``mode`` 0 rounds to nearest even, 1 toward zero (CTRL[47]); only 0 and 1 are legal (the
+    page's constraint). The rounding takes effect with ``asc_enable_hf32``, whose float
+    multiply-adds ascreg refuses (HF32 is given by a figure only).
 
     Examples
     --------
-    >>> from ascreg._frontend.cube import cube_modes
+    >>> from ascreg.c_api import asc_get_ctrl
     >>> from ascreg.machine.block import BlockContext, block
     >>> with block(BlockContext()):
     ...     asc_enable_hf32_trans(1)
-    ...     cube_modes().hf32_round
+    ...     asc_get_ctrl() >> 47 & 1
     1
     """
     rounding = operands.in_range(mode, "mode", 0, 1, "cube_compute/asc_enable_hf32_trans.md")
-    cube_modes().hf32_round = rounding
+    set_cube_mode(HF32_TRANS_MODE, bool(rounding))
 
 
 # -- the img2col load's registers ------------------------------------------------------------
