@@ -72,18 +72,24 @@ def burst_model(
 # -- asc_copy_l12bt / asc_copy_l12fb --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["asc_copy_l12bt", "asc_copy_l12bt_sync"])
-def test_l12bt_size_form_copies_the_first_bytes(name: str) -> None:
+@pytest.mark.rows("asc_copy_l12bt", "asc_copy_l12bt_sync", "asc_copy_l12fb", "asc_copy_l12fb_sync")
+@pytest.mark.parametrize(
+    "name", ["asc_copy_l12bt", "asc_copy_l12bt_sync", "asc_copy_l12fb", "asc_copy_l12fb_sync"]
+)
+def test_size_forms_copy_the_first_bytes(name: str) -> None:
     with block(BlockContext()):
         src = _l1(float32_t)
-        getattr(C, name)(128, src, 96)
+        fb = "l12fb" in name
+        dst = cube_buffers().pointer("fb", uint8_t, 128) if fb else 128
+        getattr(C, name)(dst, src, 96)
         C.asc_sync()
-        got = _bytes("bt", 256)
+        got = _bytes("fb" if fb else "bt", 256)
     expected = np.zeros(256, np.uint8)
     burst_model((np.arange(96) * 7 + 3).astype(np.uint8), expected, 1, 96, (0, 0), at=128)
     assert got.tobytes() == expected.tobytes()
 
 
+@pytest.mark.rows("asc_copy_l12bt", "asc_copy_l12fb")
 @pytest.mark.parametrize(
     ("name", "args", "units"),
     [
@@ -231,6 +237,7 @@ FILLS = [
 ]
 
 
+@pytest.mark.rows("asc_fill_l1", "asc_fill_l1_sync")
 @pytest.mark.parametrize(("dtype", "value", "word"), FILLS)
 @pytest.mark.parametrize("name", ["asc_fill_l1", "asc_fill_l1_sync"])
 def test_fill_l1_writes_the_value_bits(name: str, dtype: Any, value: Any, word: bytes) -> None:
@@ -356,6 +363,7 @@ def _trans_expected(dtype: Any, src: np.ndarray, args: tuple[int, ...], nbytes: 
     return out.view(np.uint8)
 
 
+@pytest.mark.rows("asc_copy_l12l0b_trans", "asc_copy_l12l0b_trans_sync")
 @pytest.mark.parametrize("dtype", TRANS_TYPES)
 @pytest.mark.parametrize("name", ["asc_copy_l12l0b_trans", "asc_copy_l12l0b_trans_sync"])
 def test_trans_transposes_each_square(name: str, dtype: Any) -> None:
@@ -456,6 +464,7 @@ def _mmad(a_type: Any, values: tuple[float, float]) -> np.ndarray:
     return np.asarray(c.read(16))
 
 
+@pytest.mark.rows("asc_set_mmad_direction_m", "asc_set_mmad_direction_n")
 def test_direction_changes_no_result() -> None:
     with block(BlockContext()):
         first = _mmad(half, (1.5, 2.0))
@@ -466,6 +475,7 @@ def test_direction_changes_no_result() -> None:
         assert not cube_mode(MM_LAYOUT_MODE)
 
 
+@pytest.mark.rows("asc_enable_hf32", "asc_enable_hf32_trans", "asc_set_fp32_mode")
 def test_hf32_refuses_a_float_mmad_until_fp32_mode() -> None:
     with block(BlockContext()):
         C.asc_enable_hf32()
@@ -478,6 +488,7 @@ def test_hf32_refuses_a_float_mmad_until_fp32_mode() -> None:
         assert _mmad(float32_t, (1.5, 2.0))[0] == 8 * 3.0
 
 
+@pytest.mark.rows("asc_enable_hif8", "asc_enable_fp8")
 def test_hif8_refuses_other_8_bit_operands_until_fp8_mode() -> None:
     with block(BlockContext()):
         C.asc_enable_hif8()
@@ -505,6 +516,7 @@ def test_hf32_trans_takes_0_or_1() -> None:
         C.asc_enable_hf32_trans(2)
 
 
+@pytest.mark.rows("asc_mmad_s4", "asc_mmad_s4_sync")
 @pytest.mark.parametrize("name", ["asc_mmad_s4", "asc_mmad_s4_sync"])
 def test_mmad_s4_is_not_a_950_form(name: str) -> None:
     with block(BlockContext()), pytest.raises(UnsupportedError, match=f"{name}: int4b_t x int4b_t"):
@@ -565,6 +577,7 @@ def _c_api_registers(pad: Any) -> Any:
     return run
 
 
+@pytest.mark.rows("asc_set_l13d_fmatrix", "asc_set_l13d_padding", "asc_set_l13d_rpt")
 @pytest.mark.parametrize("pad", [-4.0, np.float16(-4.0), np.int16(np.float16(-4.0).view(np.int16))])
 def test_the_c_api_img2col_registers_drive_the_basic_load(pad: Any) -> None:
     from ascreg.basic import LoadData3DParamsV2
@@ -588,6 +601,7 @@ def test_a_uint64_padding_packs_the_byte_twice() -> None:
             PadBits(1).element(float32_t)
 
 
+@pytest.mark.rows("asc_set_l13d_fmatrix_b", "asc_set_l3d_rpt_b", "asc_set_l12l0_padding_val")
 def test_the_register_setters_check_their_fields() -> None:
     from ascreg._frontend.cube import load3d_registers
 
