@@ -253,7 +253,7 @@ def check_ctrl(value: int) -> int:
     Modelled: the store-atomic mode (bits 6-10), the saturation switches of the conversions
     (CTRL[48], [59], [60]), the cube's modes (CTRL[45] HiF8, [46] HF32, [47] its rounding, [51]
     the result order: a multiply-add one of them would convert raises, see
-    :mod:`ascreg._frontend.cube`), the bits that change no result here (CTRL[49], scalar reads
+    ``ascreg._frontend.cube``), the bits that change no result here (CTRL[49], scalar reads
     through the data cache) and the counter mask mode CTRL[56] of the memory-level vector
     instructions. Not modelled, an
     :class:`~ascreg.errors.UnsupportedError`: CTRL[50], [53] set (``UNMODELLED_CTRL``),
