@@ -1,8 +1,10 @@
 """Count the documented asc-devkit API names ascreg has, per surface.
 
 A name is *had* when ``getattr(<surface module>, name)`` works; names whose pages say the Ascend
-950 does not support them are counted apart (they are not gaps). Overview pages named after a
-topic (``reduce_compute``) are in the list too and count as missing.
+950 does not support them are counted apart (they are not gaps). A C API page named after a
+family of functions (``asc_create_mask`` documents ``asc_create_mask_b8`` ...) is had when every
+function it declares is. Overview pages named after a topic (basic API) are in the list too
+and count as missing.
 
 Usage::
 
@@ -14,7 +16,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-from ascreg._frontend.missing import documented_names, not_on_950
+from ascreg._frontend.missing import documented_names, families, not_on_950
 
 MODULES = {
     "reg": "ascreg.reg",
@@ -42,7 +44,8 @@ def coverage() -> dict[str, tuple[list[str], list[str], list[str]]]:
         module = importlib.import_module(module_name)
         had, missing, elsewhere = [], [], []
         for name in sorted(documented_names()[surface]):
-            if has(module, name):
+            members = families().get((surface, name), (name,))
+            if all(has(module, member) for member in members):
                 had.append(name)
             elif (surface, name) in not_on_950():
                 elsewhere.append(name)

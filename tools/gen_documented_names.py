@@ -5,8 +5,11 @@ committed, so ascreg never needs the documents at run time. Only the names are k
 ``<surface> <name>`` a line, taken from the documents' file names: a page per API, named after
 it (``Exp.md``, ``连续对齐搬入（LoadAlign）.md``, ``asc_add.md``, ``__hgtx2-218.md``), plus
 every ``asc_*`` function a C API page declares (``asc_half2int32.md`` declares
-``asc_half2int32_rn``, ``asc_half2int32_rn_sat``, ...). A third
-field ``not-on-950`` marks a name whose pages all say the Ascend 950 does not support it.
+``asc_half2int32_rn``, ``asc_half2int32_rn_sat``, ...). A third field ``not-on-950`` marks a
+name whose pages all say the Ascend 950 does not support it; ``family=a,b,...`` marks a C API
+page named after a family of functions it declares but which is not one itself
+(``asc_create_mask.md`` declares ``asc_create_mask_b8`` ...). A C API overview page (named after
+its folder, declaring nothing: ``reg/reg_load/reg_load.md``) documents no API and is left out.
 
 Usage::
 
@@ -31,8 +34,13 @@ SURFACES = {
 another surface inside it, the Reg pages inside the basic API's, belongs to that surface)."""
 C_DECLARATION = re.compile(r"(?:inline|__aicore__|__simd_callee__)[^\n(]*?\b(asc_\w+)\s*\(")
 """A C API function declared in a page's prototypes (the page name is often its family's)."""
+PROTOTYPES = re.compile(r"^## 函数原型.*?(?=^## )", re.M | re.S)
+"""A page's prototype section (its declarations, qualified or not: ``asc_create_mask_b8(pat)``)."""
+C_CALL = re.compile(r"\b(asc_\w+)\s*\(")
 NOT_ON_950 = "not-on-950"
 """The third field of a line whose every page says the Ascend 950 does not support the API."""
+FAMILY = "family="
+"""The field of a C API page name that is no function: ``family=`` its functions, by commas."""
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -85,6 +93,25 @@ HEADING = re.compile(r"^# (.+?)\s*$", re.M)
 """A page's first heading: the API name it documents."""
 
 
+def c_declared(page: str) -> list[str]:
+    """Return the ``asc_*`` functions a C API page declares, in order, each once.
+
+    Qualified declarations anywhere (``__aicore__ inline void asc_x(...)``) and every call-like
+    name in the prototype section (some pages write the prototypes bare).
+    """
+    names = C_DECLARATION.findall(page)
+    for section in PROTOTYPES.findall(page):
+        names += C_CALL.findall(section)
+    return list(dict.fromkeys(names))
+
+
+def c_overview(path: str, declared: list[str]) -> bool:
+    """Return True for a C API page of no API: it declares nothing and is named after its
+    folder (``reg/reg_load/reg_load.md``) or a concept (``rounding_mode.md``)."""
+    posix = PurePosixPath(path)
+    return not declared and (posix.stem == posix.parent.name or not posix.stem.startswith("asc_"))
+
+
 def titled(name: str, page: str) -> str:
     """Return the API *page* documents when its file *name* only adds a digit to it.
 
@@ -116,6 +143,17 @@ def unsupported_on_950(page: str) -> bool:
     """Return True when *page*'s Ascend 950 support block says 不支持 (not supported)."""
     block = NPU_950.search(page)
     return block is not None and "不支持" in block.group(1)
+
+
+NOT_SUPPORTED_FUNCTION = re.compile(r"不支持(asc_\w+)接口")
+"""A 950 note naming one function of a page the chip lacks (``不支持asc_dcci_entire_ub接口``)."""
+
+
+def functions_not_on_950(page: str) -> set[str]:
+    """Return the functions a page's Ascend 950 notes say the chip does not support."""
+    return {
+        name for block in NPU_950.findall(page) for name in NOT_SUPPORTED_FUNCTION.findall(block)
+    }
 
 
 def read_pages(repo: str, paths: list[str]) -> dict[str, str]:
@@ -153,20 +191,30 @@ def main(repo: str) -> None:
     found = [(surface, titled(name, pages[f]), f) for surface, name, f in found]
     every = set(files)
     found += [("basic", name, f) for f in basic for name in basic_page_names(f, pages[f], every)]
-    found += [  # a C API page declares a family: asc_half2int32 has _rd, _rn, ..., _sat forms
-        ("c_api", declared, f)
-        for surface, _, f in list(found)
-        if surface == "c_api"
-        for declared in C_DECLARATION.findall(pages[f])
+    declared = {f: c_declared(pages[f]) for surface, _, f in found if surface == "c_api"}
+    found = [
+        (surface, name, f)
+        for surface, name, f in found
+        if surface != "c_api" or not c_overview(f, declared[f])
     ]
+    families: dict[str, list[str]] = {}  # a page named after the functions it declares
+    for surface, name, f in list(found):
+        if surface == "c_api" and declared[f] and name not in declared[f]:
+            families.setdefault(name, []).extend(declared[f])
+    found += [("c_api", d, f) for f, names in declared.items() for d in names]
     supported: dict[tuple[str, str], bool] = {}
     for surface, name, f in found:  # a name some page supports on the 950 is supported
         key = (surface, name)
-        supported[key] = supported.get(key, False) or not unsupported_on_950(pages[f])
-    lines = sorted(
-        f"{surface} {name}{'' if ok else ' ' + NOT_ON_950}"
-        for (surface, name), ok in supported.items()
-    )
+        here = not unsupported_on_950(pages[f]) and name not in functions_not_on_950(pages[f])
+        supported[key] = supported.get(key, False) or here
+
+    def line(surface: str, name: str, ok: bool) -> str:
+        flags = [] if ok else [NOT_ON_950]
+        if surface == "c_api" and name in families:
+            flags.append(FAMILY + ",".join(dict.fromkeys(families[name])))
+        return " ".join([surface, name, *flags])
+
+    lines = sorted(line(surface, name, ok) for (surface, name), ok in supported.items())
     OUT.write_text("".join(f"{line}\n" for line in lines))
     print(f"wrote {len(lines)} names to {OUT}")
 

@@ -1,8 +1,8 @@
-"""Fixpipe from L0C to L1 (the "Fixpipe（L0C到L1数据搬运）" page) and its refusals.
+"""Fixpipe from L0C to L1 and to UB (the "L0C到L1" / "L0C到UB" pages) and their refusals.
 
-The L1 destination takes the same layouts, conversions and ReLU as GM: each move is checked
-against a numpy model of the layout written here (the page's ND / DN / NZ placements) and,
-byte for byte, against the same Fixpipe to GM.
+The L1 and UB destinations take the same layouts, conversions and ReLU as GM: each move is
+checked against a numpy model of the layout written here (the page's ND / DN / NZ placements)
+and, byte for byte, against the same Fixpipe to GM.
 """
 
 from __future__ import annotations
@@ -53,11 +53,14 @@ def to_l1(
     l0c: np.ndarray,
     position: Any = TPosition.C1,
 ) -> np.ndarray:
-    """Run ``Fixpipe[int32_t, int32_t, config]`` into an L1 tensor at byte 64; return it."""
+    """Run ``Fixpipe[int32_t, int32_t, config]`` into an L1 (or UB) tensor at byte 64."""
     with block(BlockContext()):
         c1 = LocalTensor[int32_t](TPosition.CO1, 0, l0c.size)
         c1.GetPhyAddr().write(l0c)
         dst = LocalTensor[int32_t](position, 64, SPAN)
+        if position is TPosition.VECOUT:  # UB: zeroed (read back whole), config.isToUB
+            dst.GetPhyAddr().write(np.zeros(SPAN, np.int32))
+            config = FixpipeConfig(config.format, True)
         PipeBarrier[PIPE_ALL]()
         Fixpipe[int32_t, int32_t, config](dst, c1, _params(config, m, n, stride))
         PipeBarrier[PIPE_ALL]()
@@ -78,7 +81,7 @@ def to_gm(config: FixpipeConfig, m: int, n: int, stride: int, l0c: np.ndarray) -
 
 @given(
     layout=st.sampled_from(sorted(CONFIGS)),
-    position=st.sampled_from([TPosition.A1, TPosition.B1, TPosition.C1]),
+    position=st.sampled_from([TPosition.A1, TPosition.B1, TPosition.C1, TPosition.VECOUT]),
     m=st.integers(1, 33),
     n=st.integers(1, 33),
     seed=st.integers(0, 2**16),
@@ -132,7 +135,8 @@ def test_fixpipe_to_l1_is_ordered_against_its_reader() -> None:
 @pytest.mark.parametrize(
     ("case", "error", "match"),
     [
-        ("ub", UnsupportedError, "Fixpipe: Fixpipe to UB \\(a TPosition::VECOUT dst\\)"),
+        ("ub", AscregTypeError, r"Fixpipe: a UB dst needs Fixpipe\[T, U, config\] with"),
+        ("sub", UnsupportedError, "subBlockId True: ascreg's Fixpipe to UB writes the dst"),
         ("l0a", AscregTypeError, "dst is a A2 tensor but must be at TPosition A1 / B1 / C1"),
         ("split", AscregError, "isChannelSplit applies to L0C -> GM only"),
         ("touB", AscregTypeError, "config.isToUB is true"),
@@ -143,15 +147,14 @@ def test_fixpipe_destinations_it_refuses(case: str, error: type, match: str) -> 
         c1 = LocalTensor[float32_t](TPosition.CO1, 0, 256)
         dst = {
             "ub": lambda: LocalTensor[float32_t](TPosition.VECOUT, 0, 256),
+            "sub": lambda: LocalTensor[float32_t](TPosition.VECOUT, 0, 256),
             "l0a": lambda: LocalTensor[float32_t](TPosition.A2, 0, 256),
         }.get(case, lambda: LocalTensor[float32_t](TPosition.C1, 0, 256))()
         p = FixpipeParamsArch3510[CO2Layout.NZ](16, 16, 16, 256)
         p.isChannelSplit = case == "split"
-        call = (
-            Fixpipe[float32_t, float32_t, FixpipeConfig(CO2Layout.NZ, True)]
-            if case == "touB"
-            else Fixpipe
-        )
+        p.subBlockId = case == "sub"
+        config = FixpipeConfig(CO2Layout.NZ, True)
+        call = Fixpipe[float32_t, float32_t, config] if case in ("touB", "sub") else Fixpipe
         with pytest.raises(error, match=match):
             call(dst, c1, p)
 

@@ -9,9 +9,8 @@ mode-2 flag 13; each AIV waits for it and applies LeakyRelu (alpha 0.001) to its
 of C. Scenarios 0 and 1 (mode 0 across 16 AIVs, mode 1 inside an AI Core) run the vector
 class ``KernelCrossCoreSetFlag``.
 
-Two departures, both named where they happen. ``FixpipeParamsV220`` (documented on the 950) is
-spelled ``FixpipeParamsArch3510<ROW_MAJOR>``: with ``ndNum`` 1 and an ND destination the
-fields mean the same. And the example places B in L1 at ``b1LocalAddr = A_SIZE_ALIGN_L1``,
+The example has two faults, which ascreg reports. It places B in L1 at
+``b1LocalAddr = A_SIZE_ALIGN_L1``,
 an element count used as a byte address (``LocalTensor``'s ``addr`` is in bytes): A's
 1024-byte NZ tile and B's overlap, and the two unordered MTE2 copies race on bytes 0x200 to
 0x400 (rows 16 to 19 of A), which ascreg reports; likewise each AIV's ``Cast`` writes its half
@@ -45,7 +44,7 @@ from ascreg.basic import (
     DataCopy,
     DisableDmaAtomic,
     Fixpipe,
-    FixpipeParamsArch3510,
+    FixpipeParamsV220,
     GetBlockIdx,
     GlobalTensor,
     HardEvent,
@@ -252,15 +251,14 @@ class KernelMmad:
     def CopyOut(self, c1Local: Any) -> None:
         SetFlag[HardEvent.M_FIX](EVENT_ID0)  # L0C: M writes, FIX reads
         WaitFlag[HardEvent.M_FIX](EVENT_ID0)
-        # FixpipeParamsV220 in the example (see the module docstring)
-        fixpipeParams = FixpipeParamsArch3510()
+        fixpipeParams = FixpipeParamsV220()
         fixpipeParams.nSize = AIC_N
         fixpipeParams.mSize = AIC_M
         fixpipeParams.srcStride = CEIL_ALIGN_M
         fixpipeParams.dstStride = AIC_N
-        fixpipeParams.params.ndNum = 1
-        fixpipeParams.params.srcNdStride = 0
-        fixpipeParams.params.dstNdStride = 0
+        fixpipeParams.ndNum = 1
+        fixpipeParams.srcNdStride = 0
+        fixpipeParams.dstNdStride = 0
         SetAtomicAdd[float32_t]()  # the AICs add their K slices' products into C
         Fixpipe(self.CCUBEGM, c1Local, fixpipeParams)
         DisableDmaAtomic()

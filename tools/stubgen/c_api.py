@@ -154,6 +154,7 @@ C_MODULE_SURFACE = {
         "    def __init__(self, config: int | None = None) -> None: ...",
         "",
     ],
+    "c_api/cube_copy": [],
     "c_api/memvector": [
         "from collections.abc import Sequence",
         "",

@@ -825,8 +825,14 @@ def _order(name: str, value: object) -> int:
     return 0 if value.__name__ == name or issubclass(value, enum.Enum) else 1
 
 
+QUALIFIER_MACROS = frozenset({"__cube__", "__mix__"})
+"""``ascreg.basic`` names that C++ spells as kernel qualifiers (macros of base.h), not functions."""
+
+
 def _basic_declaration(name: str, value: object, template: types.ModuleType) -> str:
     """The C++ declaration of one ``ascreg.basic`` object (empty: nothing to declare)."""
+    if name in QUALIFIER_MACROS:
+        return ""
     if isinstance(value, type) and issubclass(value, enum.Enum):
         return f"using {name} = {enum_name(value)};"  # an alias (QuePosition is TPosition)
     declare = getattr(value, "cpp_declaration", None)

@@ -47,7 +47,7 @@ from ascreg.errors import AlignmentError, AscregError, AscregTypeError, Unsuppor
 from ascreg.machine.block import BlockContext, current_block
 from ascreg.machine.cube import C0_BYTES, FRACTAL_BYTES, cube_buffers
 from ascreg.machine.memory import Pointer
-from ascreg.machine.sync import COPY_PIPES, PIPE_M, PIPE_MTE1, Pipe
+from ascreg.machine.sync import COPY_PIPES, PIPE_M, PIPE_MTE1, PIPE_MTE2, Pipe
 from ascreg.machine.sysregs import system_registers
 
 ROWS = core.FRACTAL_ROWS
@@ -537,3 +537,109 @@ def load3d_registers(ctx: BlockContext | None = None) -> Load3dRegisters:
         found = ctx.state[LOAD3D_STATE] = Load3dRegisters()
     assert isinstance(found, Load3dRegisters)
     return found
+
+
+# -- GM -> L1 with an ND -> NZ / DN -> NZ conversion ----------------------------------------------
+
+ND2NZ_LIMITS = {
+    "ndNum": (0, 4095),
+    "nValue": (0, 16384),
+    "dValue": (0, 65535),
+    "srcNdMatrixStride": (0, 65535),
+    "srcDValue": (1, 65535),
+    "dstNzC0Stride": (1, 16384),
+    "dstNzNStride": (1, 16384),
+    "dstNzMatrixStride": (0, 16384),
+}
+"""The documented range of each ``Nd2NzParams`` field (DataCopy GMToL1 ND2NZ page, table 4)."""
+DN2NZ_LIMITS = {
+    "dnNum": (0, 4095),
+    "nValue": (0, 16384),
+    "dValue": (0, 2**21 - 1),
+    "srcDnMatrixStride": (0, 2**40 - 1),
+    "srcDValue": (1, 2**40 - 1),
+    "dstNzC0Stride": (1, 16384),
+    "dstNzNStride": (1, 16384),
+    "dstNzMatrixStride": (0, 16384),
+}
+"""The documented range of each ``Dn2NzParams`` field (DataCopy GMToL1 DN2NZ page, table 4)."""
+SMALL_C0 = 4
+"""The elements of a C0 row with SmallC0 (``dValue <= 4``; 4 * sizeof(T) bytes)."""
+
+
+@attrs.frozen
+class NzCopy:
+    """The checked fields of one GM -> L1 NZ copy (``Nd2NzParams`` / ``asc_copy_gm2l1_nd2nz``).
+
+    ``count`` matrices of ``n`` rows by ``d`` columns, ``src_matrix`` elements apart in GM,
+    each stored as ``n`` lines of ``d`` elements ``src_line`` elements apart (ND), or, with
+    ``column_major``, as ``d`` lines of ``n`` elements (DN). Each lands in L1 as NZ: C0 column
+    blocks ``c0_stride`` 32-byte rows apart, rows ``n_stride`` rows apart, matrices
+    ``dst_matrix`` elements apart; ``small_c0`` packs rows of ``d <= 4`` into 4 elements.
+    """
+
+    count: int
+    n: int
+    d: int
+    src_matrix: int
+    src_line: int
+    c0_stride: int
+    n_stride: int
+    dst_matrix: int
+    column_major: bool = False
+    small_c0: bool = False
+
+
+def copy_to_nz(dst: Pointer[Any], src: Pointer[Any], c: NzCopy, name: str) -> None:
+    """Run an ND2NZ or DN2NZ copy on ``PIPE_MTE2`` (*name* spells the matrix stride in errors)."""
+    if dst.dtype is not src.dtype:
+        raise AscregTypeError(
+            f"dst holds {dst.dtype.cpp_name} but src holds {src.dtype.cpp_name} (one template T)"
+        )
+    aligned(dst, C0_BYTES, "dst")
+    size = dst.dtype.size
+    if c.dst_matrix * size % C0_BYTES:
+        raise AlignmentError(
+            f"{name} {c.dst_matrix} x {size} bytes is not a multiple of 32 bytes (the copy "
+            "counts it in 32-byte blocks)"
+        )
+    if c.small_c0 and c.d > SMALL_C0:
+        raise AscregError(f"SmallC0 takes a dValue <= {SMALL_C0}, got {c.d}")
+    if not (c.count and c.n and c.d):
+        return
+    row, offsets, span = _nz_destination(c, size)
+    lines, width = (c.d, c.n) if c.column_major else (c.n, c.d)  # GM: `lines` rows of `width`
+    extent = (lines - 1) * c.src_line + width
+    ctx = current_block()
+    with OnPipe(ctx, PIPE_MTE2):
+        for i in range(c.count):
+            source = src + i * c.src_matrix
+            start = source.address
+            ctx.tracker.access(
+                ctx.pipe, start, start + extent * size, write=False, space=id(source.memory)
+            )
+            flat = source.view(extent, "reads")
+            rows = np.lib.stride_tricks.as_strided(
+                flat,
+                shape=(lines, width),
+                strides=(c.src_line * flat.itemsize, flat.itemsize),
+                writeable=False,
+            )
+            out = (dst + i * c.dst_matrix).view(span, "writes")
+            if c.small_c0:
+                out[:] = 0
+            out[offsets] = core.nd_to_nz(rows.T if c.column_major else rows, row)
+
+
+def _nz_destination(c: NzCopy, size: int) -> tuple[int, Any, int]:
+    """Return (C0 in elements, the ``(n, ceil(d / C0) * C0)`` offsets, the span) in L1.
+
+    SmallC0 packs each row's ``d <= 4`` elements into 4 and zero-pads the matrix to 32 bytes.
+    """
+    if c.small_c0:
+        offsets = np.arange(c.n * SMALL_C0, dtype=np.int64).reshape(c.n, SMALL_C0)
+        span = -(-c.n * SMALL_C0 * size // C0_BYTES) * C0_BYTES // size
+        return SMALL_C0, offsets, span
+    row = C0_BYTES // size
+    offsets = core.nz_offsets(c.n, c.d, row, c.c0_stride, c.n_stride)
+    return row, offsets, int(offsets[-1, -1]) + 1

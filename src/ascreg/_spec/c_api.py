@@ -602,8 +602,7 @@ def _kernel(
     *more_combos* are further legal combinations (C overloads by type), *more_forms* further
     ``(tag, params)`` call forms (then the runtime takes ``*args``: the stub is positional);
     *roles* names the roles when the rule above would not (several pointer types); *module*
-    overrides the runtime module the docs folder gives.
-    A *name* keyed ``c_api.<spelling>`` (a SIMT function has the spelling too) keeps the key;
+    overrides the runtime module of the docs folder. A *name* keyed ``c_api.<spelling>`` (a SIMT function has the spelling too) keeps the key;
     the C name, the page and the runtime function are the spelling's.
     """
     forms = [CForm("", _params(*params), returns=returns)]
@@ -802,6 +801,146 @@ def _cube_l1_rows() -> list[OpSpec]:
         *(cube(name, "sys_var", ("scalar config",), (uint64_t,))
           for name in ("asc_set_l3d_rpt_b", "asc_set_l12l0_padding_val")),
     ]  # fmt: skip
+    return rows
+
+
+# ---- the cube unit: GM -> L1 and L0C -> GM / UB / L1 copies and their registers (issue 29) ----
+# cube_datamove/asc_copy_gm2l1*, asc_copy_l0c2*, the asc_set_gm2l1_* / asc_set_l0c2gm_* register
+# pages (cube_datamove, cube_compute, sys_var), on ascreg._frontend.cube / .fixpipe like the
+# basic API's DataCopy(Nd2NzParams) and Fixpipe; the runtime is ascreg.c_api.cube_copy.
+
+GM2L1_NZ_TYPES = (int8_t, uint8_t, hifloat8_t, fp8_e5m2_t, fp8_e4m3fn_t, int16_t, uint16_t,
+                  half, bfloat16_t, int32_t, uint32_t, float32_t)  # fmt: skip
+"""The element types of ``asc_copy_gm2l1_nd2nz`` / ``asc_copy_gm2l1_dn2nz`` (the page's order)."""
+GM2L1_NZ_PARAMS = ("cbufptr dst", "gptr src", "scalar loop1_src_stride:1",
+                   "scalar l2_cache_ctl:2", "scalar n_value:3", "scalar d_value:4",
+                   "scalar loop4_src_stride:1", "flag smallc0_en")  # fmt: skip
+GM2L1_ALIGN_TYPES = (int8_t, uint8_t, hifloat8_t, int16_t, uint16_t, half, bfloat16_t, int32_t,
+                     uint32_t, float32_t)  # fmt: skip
+"""The element types of ``asc_copy_gm2l1_align`` (the page's order)."""
+GM2L1_ALIGN_PARAMS = ("cbufptr dst", "gptr src", "scalar n_burst:1", "scalar len_burst:1",
+                      "scalar left_padding_count:2", "scalar right_padding_count:2",
+                      "flag data_select_bit", "scalar l2_cache_ctl:2",
+                      "scalar burst_src_stride:3", "scalar burst_dst_stride:1")  # fmt: skip
+GM2L1_PAD_PARAMS = ("anycbuf dst", "anygm src", "scalar n_burst", "scalar len_burst",
+                    "scalar pad_func_mode:1", "scalar src_stride:2", "scalar dst_stride")  # fmt: skip
+"""The padding form of ``asc_copy_gm2l1`` (``uint32_t`` counts, ``uint8_t`` mode,
+``uint64_t src_stride``)."""
+L0C_OUT_GM_TYPES = ((bfloat16_t, float32_t), (bfloat16_t, int32_t), (float32_t, float32_t),
+                    (fp8_e4m3fn_t, float32_t), (fp8_e4m3fn_t, int32_t), (fp8_e5m2_t, float32_t),
+                    (fp8_e5m2_t, int32_t), (half, float32_t), (half, int32_t),
+                    (hifloat8_t, float32_t), (hifloat8_t, int32_t), (int32_t, int32_t),
+                    (int8_t, float32_t), (int8_t, int32_t), (uint8_t, float32_t),
+                    (uint8_t, int32_t))  # fmt: skip
+"""The (dst, src) types of ``asc_copy_l0c2gm`` / ``asc_copy_l0c2ub`` (the typed prototypes)."""
+L0C_OUT_L1_TYPES = ((half, float32_t), (int8_t, float32_t), (uint8_t, float32_t),
+                    (float32_t, float32_t), (half, int32_t), (int8_t, int32_t),
+                    (uint8_t, int32_t), (int32_t, int32_t))  # fmt: skip
+"""The (dst, src) types of the typed ``asc_copy_l0c2l1`` prototypes."""
+_FIX_HEAD = ("scalar n_size:2", "scalar m_size:2", "scalar loop_dst_stride:3",
+             "scalar loop_src_stride:2")  # fmt: skip
+_FIX_TAIL = ("scalar clip_relu_pre:4", "scalar unit_flag_ctl:4", "scalar quant_pre:5",
+             "scalar relu_pre:4", "flag split_en", "flag nz2nd_en", "scalar quant_post:5",
+             "scalar relu_post:4", "flag clip_relu_post", "scalar eltwise_op:4",
+             "flag eltwise_antq_en", "flag c0_pad_en", "flag broadcast_en", "flag nz2dn_en")  # fmt: skip
+L0C_OUT_PARAMS = {
+    "gm": ("gptr dst_addr", "ccptr src_addr:1", *_FIX_HEAD, "scalar l2_cache_ctl:4", *_FIX_TAIL),
+    "ub": ("vptr dst_addr", "ccptr src_addr:1", *_FIX_HEAD, "scalar dual_dst_ctl:4",
+           "flag sub_blockid", *_FIX_TAIL),
+    "l1": ("cbufptr dst", "ccptr src:1", "scalar n_size:2", "scalar m_size:2",
+           "scalar dst_stride:3", "scalar src_stride:2", "scalar clip_relu_pre:4",
+           "scalar unit_flag_mode:4", "scalar quant_pre:5", "scalar relu_pre:4",
+           "flag channel_split", "flag nz2nd_en", "scalar quant_post:5", "scalar relu_post:4",
+           "flag clip_relu_post", "scalar eltwise_op:4", "scalar eltwise_antq_en:4",
+           "flag c0_pad_en"),
+}  # fmt: skip
+"""The parameters of ``asc_copy_l0c2gm`` / ``_l0c2ub`` / ``_l0c2l1`` (the typed forms)."""
+CUBE_REGISTER_CALLS: dict[str, tuple[str, tuple[str, ...], tuple[tuple[type[Scalar], ...], ...]]] = {
+    "asc_set_gm2l1_loop_size": ("cube_datamove", ("scalar loop1_size", "scalar loop2_size"),
+                                ((uint64_t,),)),
+    "asc_set_gm2l1_loop1_stride": ("cube_datamove", ("scalar loop1_src_stride",
+                                                     "scalar loop1_dst_stride"), ((uint64_t,),)),
+    "asc_set_gm2l1_loop2_stride": ("cube_datamove", ("scalar loop2_src_stride",
+                                                     "scalar loop2_dst_stride"), ((uint64_t,),)),
+    "asc_set_gm2l1_pad": ("cube_datamove", ("scalar pad_val",), ((uint32_t,),)),
+    "asc_set_gm2l1_nz_para": ("sys_var", ("scalar config",), ((uint64_t,),)),
+    "asc_set_l0c2gm_nz2nd": ("cube_compute", ("scalar nd_num", "scalar src_nd_stride",
+                                              "scalar dst_nd_stride"), ((uint64_t,),)),
+    "asc_set_l0c2gm_config": ("cube_compute", ("scalar relu_pre", "scalar quant_pre",
+                                               "flag enable_unit_flag"), ((uint64_t,),)),
+    "asc_set_l0c2gm_channel_para": ("sys_var", ("scalar config",), ((uint64_t,),)),
+    "asc_set_l0c2gm_quant_post": ("sys_var", ("scalar config",), ((uint64_t,),)),
+    "asc_set_l0c2gm_relu_alpha": ("sys_var", ("scalar config",), ((uint64_t,),)),
+    "asc_set_l0c2gm_lrelu_alpha": (  # half& | float&: one Python number, one overload
+        "cube_datamove", ("scalar config",), ((float32_t,),)
+    ),
+    "asc_set_l0c_copy_prequant": ("cube_datamove", ("scalar config",), ((uint64_t,),)),
+}  # fmt: skip
+"""Per register-setting function of the cube copies: its docs folder, parameters and types."""
+
+
+def _cube_copy_rows() -> list[OpSpec]:
+    """Build the GM -> L1 and L0C -> GM / UB / L1 copies and their register functions."""
+    rows = []
+    nz = tuple((t, uint64_t, uint8_t, uint16_t, uint32_t) for t in GM2L1_NZ_TYPES)
+    for kind, page in (
+        ("nd2nz", "asc_copy_gm2l1_nd2nz/asc_copy_gm2l1_nd2nz_arch_3510"),
+        ("dn2nz", "asc_copy_gm2l1_dn2nz"),
+    ):
+        for sync in ("", "_sync"):
+            rows.append(
+                _kernel(
+                    f"asc_copy_gm2l1_{kind}{sync}",
+                    "cube_datamove",
+                    GM2L1_NZ_PARAMS,
+                    nz[0],
+                    page=page,
+                    more_combos=nz[1:],
+                    family=f"copy_gm2l1_{kind}",
+                    module="cube_copy",
+                )
+            )
+    align = tuple((t, uint32_t, uint8_t, uint64_t) for t in GM2L1_ALIGN_TYPES)
+    for sync in ("", "_sync"):
+        rows.append(_kernel(f"asc_copy_gm2l1_align{sync}", "cube_datamove", GM2L1_ALIGN_PARAMS,
+                            align[0], page="asc_copy_gm2l1_align", more_combos=align[1:],
+                            family="copy_gm2l1_align", module="cube_copy"))  # fmt: skip
+    for sync in ("", "_sync"):
+        rows.append(
+            _kernel(
+                f"asc_copy_gm2l1{sync}",
+                "cube_datamove",
+                GM2L1_PAD_PARAMS,
+                (uint32_t, uint8_t, uint64_t),
+                page="asc_copy_gm2l1/asc_copy_gm2l1_arch_3510",
+                family="copy_gm2l1",
+                module="cube_copy",
+            )
+        )
+    outs = (
+        ("gm", L0C_OUT_GM_TYPES, "asc_copy_l0c2gm/asc_copy_l0c2gm_arch_3510", ("", "_sync")),
+        ("ub", L0C_OUT_GM_TYPES, "asc_copy_l0c2ub", ("", "_sync")),
+        ("l1", L0C_OUT_L1_TYPES, "asc_copy_l0c2l1/asc_copy_l0c2l1_arch_3510", ("",)),
+    )
+    for target, pairs, page, syncs in outs:
+        combos = tuple((d, s, uint16_t, uint32_t, uint8_t, uint64_t) for d, s in pairs)
+        for sync in syncs:
+            rows.append(
+                _kernel(
+                    f"asc_copy_l0c2{target}{sync}",
+                    "cube_datamove",
+                    L0C_OUT_PARAMS[target],
+                    combos[0],
+                    page=page,
+                    more_combos=combos[1:],
+                    family=f"copy_l0c2{target}",
+                    module="cube_copy",
+                )
+            )
+    for name, (folder, params, types) in CUBE_REGISTER_CALLS.items():
+        rows.append(
+            _kernel(name, folder, params, types[0], more_combos=types[1:], module="cube_copy")
+        )
     return rows
 
 
@@ -1048,6 +1187,7 @@ C_API_ROWS: tuple[OpSpec, ...] = (
     *_movement_rows(),
     *_cube_rows(),
     *_cube_l1_rows(),
+    *_cube_copy_rows(),
 )
 """The C API rows, in the order the stubs and type tests list them."""
 

@@ -41,7 +41,7 @@ Examples
 from __future__ import annotations
 
 import enum
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from ascreg._dtypes import Scalar
 from ascreg._frontend.missing import module_getattr
@@ -78,6 +78,7 @@ from ascreg.basic._cube import (
     Fixpipe,
     FixpipeConfig,
     FixpipeParamsArch3510,
+    FixpipeParamsV220,
     LoadData2DParams,
     LoadData2DParamsV2,
     LoadData2dTransposeParams,
@@ -432,6 +433,7 @@ __all__ = [
     "Fixpipe",
     "FixpipeConfig",
     "FixpipeParamsArch3510",
+    "FixpipeParamsV220",
     "FmatrixMode",
     "FusedMulAdd",
     "Gather",
@@ -763,15 +765,49 @@ _PUBLIC_NOT_STARRED = ("platform",)
 
 
 class Hardware(enum.Enum):
-    """``AscendC::Hardware``: the memory a ``LocalMemAllocator`` allocates from (UB only here).
+    """``AscendC::Hardware``: the physical memory a ``LocalMemAllocator`` allocates from.
+
+    ``UB`` on the vector core; ``L1``, ``L0A``, ``L0B``, ``L0C``, ``BIAS`` (the bias table) and
+    ``FIXBUF`` (the fixpipe buffer) on the cube core. ``GM`` and ``MAX`` complete the C++ enum;
+    no allocator takes them.
 
     Examples
     --------
-    >>> Hardware.UB.name
-    'UB'
+    >>> Hardware.UB.name, Hardware.L0C.value
+    ('UB', 5)
     """
 
-    UB = "UB"
+    GM = 0
+    UB = 1
+    L1 = 2
+    L0A = 3
+    L0B = 4
+    L0C = 5
+    BIAS = 6
+    FIXBUF = 7
+    MAX = 8
+
+
+DEFAULT_POSITIONS = {
+    Hardware.UB: TPosition.VECCALC,
+    Hardware.L1: TPosition.A1,
+    Hardware.L0A: TPosition.A2,
+    Hardware.L0B: TPosition.B2,
+    Hardware.L0C: TPosition.CO1,
+    Hardware.BIAS: TPosition.C2,
+    Hardware.FIXBUF: TPosition.C2PIPE2GM,
+}
+"""The position ``Alloc`` gives a tensor when the call names none (``GetDefaultPosition``)."""
+HARDWARE_POSITIONS = {
+    Hardware.UB: (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC),
+    Hardware.L1: (TPosition.A1, TPosition.B1, TPosition.C1),
+    Hardware.L0A: (TPosition.A2,),
+    Hardware.L0B: (TPosition.B2,),
+    Hardware.L0C: (TPosition.CO1,),
+    Hardware.BIAS: (TPosition.C2,),
+    Hardware.FIXBUF: (TPosition.C2PIPE2GM,),
+}
+"""The logical positions on each physical memory (``GetPhyType`` of a position)."""
 
 
 def InitSocState() -> None:
@@ -847,7 +883,11 @@ def CeilDivision(num1: int, num2: int) -> int:
 class LocalMemAllocator(metaclass=ClassTemplate):
     """``AscendC::LocalMemAllocator<hard>``: ``LocalMemAllocator[Hardware.UB]()`` (or ``()``).
 
-    Its ``Alloc`` hands out :class:`LocalTensor` objects over fresh UB of the running block.
+    Its ``Alloc`` hands out :class:`LocalTensor` objects: over fresh UB of the running block
+    (32-byte aligned), or, for the cube core's ``L1`` / ``L0A`` / ``L0B`` / ``L0C`` / ``BIAS`` /
+    ``FIXBUF``, at the allocator's head, which each ``Alloc`` moves on by the tensor's bytes as
+    the header's allocator does (the buffer's address alignment is checked as for any
+    ``LocalTensor`` there).
 
     Examples
     --------
@@ -857,17 +897,42 @@ class LocalMemAllocator(metaclass=ClassTemplate):
     ...     ubAllocator = LocalMemAllocator[Hardware.UB]()
     ...     ubAllocator.Alloc[float32_t, 64]().GetSize(), ubAllocator.Alloc[float32_t](8).GetPhyAddr().address
     (64, 256)
+    >>> with block(BlockContext()):
+    ...     l0c = LocalMemAllocator[Hardware.L0C]().Alloc[float32_t](256)
+    ...     l0c.GetPosition().name, l0c.GetPhyAddr()
+    ('CO1', <__cc__ float* 0x0>)
     """
 
     template_signatures = (Signature(hard=(member_of(Hardware), Hardware.UB)),)
 
     def __init__(self, hard: Hardware = Hardware.UB) -> None:
         _ascreg_call = "LocalMemAllocator"
-        if hard is not Hardware.UB:
-            raise AscregTypeError(f"LocalMemAllocator supports Hardware.UB only, got {hard!r}")
+        if hard not in DEFAULT_POSITIONS:
+            raise AscregTypeError(
+                f"LocalMemAllocator<Hardware::{hard.name}>: the hardware position must be UB, L1, "
+                "L0A, L0B, L0C, BIAS or FIXBUF"
+            )
+        self.hard = hard
+        self.head = 0
+        """The next byte address of a cube-core allocator (``head_``; UB uses the block's UB)."""
 
     def __repr__(self) -> str:
-        return "LocalMemAllocator<Hardware::UB>"
+        return f"LocalMemAllocator<Hardware::{self.hard.name}>"
+
+    def GetCurAddr(self) -> int:
+        """``GetCurAddr()``: the byte address the next ``Alloc`` of a cube-core memory starts at.
+
+        Examples
+        --------
+        >>> from ascreg import half
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     l1 = LocalMemAllocator[Hardware.L1](); _ = l1.Alloc[half](100); l1.GetCurAddr()
+        200
+        """
+        if self.hard is Hardware.UB:
+            return current_block().ub.top
+        return self.head
 
     @member_template(
         Signature(pos=member_of(TPosition), DataType=TYPENAME, tileSize=INTEGER),
@@ -904,11 +969,19 @@ class LocalMemAllocator(metaclass=ClassTemplate):
             raise AscregTypeError("give the size once: Alloc[T, N]() or Alloc[T](n)")
         if not isinstance(n, int) or isinstance(n, bool) or n <= 0:
             raise AscregTypeError(f"the tile size must be a positive element count, got {n!r}")
-        position = TPosition.VECCALC if pos is None else pos
-        if position not in (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC):
-            raise AscregTypeError(f"{position} is not a UB position (VECIN, VECOUT, VECCALC)")
-        ptr = current_block().ub.alloc(dtype, n)
-        return LocalTensor._view(ptr, n, position)
+        position = DEFAULT_POSITIONS[self.hard] if pos is None else pos
+        if position not in HARDWARE_POSITIONS[self.hard]:
+            raise AscregTypeError(
+                f"{position} is not a position of Hardware::{self.hard.name} "
+                f"({', '.join(p.name for p in HARDWARE_POSITIONS[self.hard])})"
+            )
+        if self.hard is Hardware.UB:
+            ptr = current_block().ub.alloc(dtype, n)
+            return LocalTensor._view(ptr, n, position)
+        # the header's allocator: a tensor at head_, which moves on by its bytes (no padding)
+        tensor: LocalTensor[Any] = cast(Any, LocalTensor)[dtype](position, self.head, n)
+        self.head += dtype.bits * n // 8
+        return tensor
 
 
 # The kernel-source macros and the advanced API (one import group; see ascreg.basic._advanced).

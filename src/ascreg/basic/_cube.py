@@ -47,30 +47,38 @@ import numpy as np
 
 from ascreg._dtypes import (
     Scalar,
-    bfloat16_t,
-    float32_t,
-    half,
-    int8_t,
-    int32_t,
-    uint8_t,
     uint64_t,
 )
 from ascreg._frontend import operands
 from ascreg._frontend.cube import (
+    DN2NZ_LIMITS,
     MMAD_LIMIT,
+    ND2NZ_LIMITS,
     ROWS,
+    SMALL_C0,
     Bursts,
     MmadRun,
+    NzCopy,
     OnPipe,
     TransposeRun,
     Window,
     aligned,
     copy_bursts,
+    copy_to_nz,
     fractals,
     load_2d,
     load_transposed,
     mmad_types,
     run_mmad,
+)
+from ascreg._frontend.fixpipe import (
+    QUANT_B8,
+    FixOut,
+    b8_converter,
+    cast_converter,
+    check_split,
+    is_b8,
+    run_fixpipe,
 )
 from ascreg.basic._template import (
     TYPENAME,
@@ -81,15 +89,11 @@ from ascreg.basic._template import (
     member_of,
 )
 from ascreg.basic._tensor import GlobalTensor, LocalTensor
-from ascreg.core import cube as core
-from ascreg.errors import AlignmentError, AscregError, AscregTypeError, UnsupportedError
+from ascreg.errors import AscregError, AscregTypeError, UnsupportedError
 from ascreg.machine.block import BlockContext, current_block
 from ascreg.machine.cube import C0_BYTES, FRACTAL_BYTES, POSITION_BUFFERS
-from ascreg.machine.memory import GmPtr, Pointer
-from ascreg.machine.races import atomic_access
-from ascreg.machine.store_atomic import combine
+from ascreg.machine.memory import GmPtr, Pointer, UbPtr
 from ascreg.machine.sync import PIPE_FIX, PIPE_MTE1, PIPE_MTE2, Pipe
-from ascreg.machine.sysregs import SYSREGS_STATE
 
 _OnPipe = OnPipe
 _aligned = aligned
@@ -378,6 +382,92 @@ class FixpipeParamsArch3510(metaclass=ClassTemplate):
         )
 
 
+V220_FIELDS = (
+    "nSize", "mSize", "srcStride", "dstStride", "reluEn", "quantPre", "deqScalar", "ndNum",
+    "srcNdStride", "dstNdStride", "unitFlag", "isChannelSplit",
+)  # fmt: skip
+"""The fields of ``FixpipeParamsV220`` in the order of its constructors' arguments."""
+V220_LIMITS = {"srcNdStride": (0, 512), "dstNdStride": (0, 65535)}
+"""The ranges of the V220 fields that differ from ``FixpipeParamsArch3510``'s."""
+
+
+class FixpipeParamsV220:
+    """``AscendC::FixpipeParamsV220``: an L0C -> GM move, in the form the 950 keeps from V220.
+
+    Built with no argument, the first five fields (``nSize, mSize, srcStride, dstStride,
+    reluEn``), eleven (``..., quantPre, deqScalar, ndNum, srcNdStride, dstNdStride,
+    unitFlag``) or twelve (``..., isChannelSplit``), as the header's constructors. The layout
+    is ``Fixpipe``'s ``config`` (``CFG_ROW_MAJOR``, the default, or ``CFG_NZ``); the fields
+    mean what ``FixpipeParamsArch3510``'s do, except two units: an NZ ``dstStride`` counts
+    32-byte blocks (not elements) and ``srcNdStride`` counts 16 x C0 fractals (not C0 rows).
+
+    Examples
+    --------
+    >>> p = FixpipeParamsV220(128, 256, 256, 128, False, QuantMode_t.F322F16, 0, 1, 0, 0, 0)
+    >>> p.quantPre.name, p.ndNum, p.isChannelSplit
+    ('F322F16', 1, False)
+    """
+
+    nSize: int
+    mSize: int
+    srcStride: int
+    dstStride: int
+    reluEn: bool
+    quantPre: QuantMode_t
+    deqScalar: int
+    ndNum: int
+    srcNdStride: int
+    dstNdStride: int
+    unitFlag: int
+    isChannelSplit: bool
+
+    def __init__(self, *args: Any) -> None:
+        if len(args) not in (0, 5, 11, 12):
+            raise AscregTypeError(
+                f"FixpipeParamsV220 takes 0, 5, 11 or 12 arguments ({', '.join(V220_FIELDS)}), "
+                f"got {len(args)}"
+            )
+        defaults = (0, 0, 0, 0, False, QuantMode_t.NoQuant, 0, 1, 0, 0, 0, False)
+        for field, value in zip(V220_FIELDS, args + defaults[len(args) :], strict=True):
+            setattr(self, field, value)
+
+    def __repr__(self) -> str:
+        return (
+            f"FixpipeParamsV220(nSize={self.nSize}, mSize={self.mSize}, "
+            f"srcStride={self.srcStride}, dstStride={self.dstStride})"
+        )
+
+    def as_arch3510(self, layout: CO2Layout, dst_size: int) -> FixpipeParamsArch3510:
+        """Return the ``FixpipeParamsArch3510<layout>`` move these fields describe.
+
+        *dst_size* is the bytes of a destination element (an NZ ``dstStride`` is in 32-byte
+        blocks here, in elements there).
+        """
+        if layout is CO2Layout.COLUMN_MAJOR:
+            raise AscregTypeError(
+                "FixpipeParamsV220 has no NZ2DN fields: a CFG_COLUMN_MAJOR Fixpipe takes "
+                "FixpipeParamsArch3510<CO2Layout::COLUMN_MAJOR>"
+            )
+        for field, (low, high) in V220_LIMITS.items():
+            operands.in_range(getattr(self, field), f"FixpipeParamsV220.{field}", low, high)
+        if layout is CO2Layout.ROW_MAJOR:
+            operands.in_range(self.mSize, "FixpipeParamsV220.mSize (NZ2ND)", 0, 8192)
+        if self.nSize % ROWS and not self.isChannelSplit:
+            raise AscregError(f"FixpipeParamsV220.nSize {self.nSize} is not a multiple of 16")
+        dst_stride = self.dstStride
+        if layout is CO2Layout.NZ:
+            dst_stride = operands.in_range(dst_stride, "FixpipeParamsV220.dstStride", 1, 2**32 - 1)
+            dst_stride = dst_stride * C0_BYTES // dst_size
+        moved = FixpipeParamsArch3510(
+            self.nSize, self.mSize, self.srcStride, dst_stride, format=layout
+        )
+        moved.quantPre, moved.deqScalar, moved.reluEn = self.quantPre, self.deqScalar, self.reluEn
+        moved.unitFlag, moved.isChannelSplit = self.unitFlag, self.isChannelSplit
+        if layout is CO2Layout.ROW_MAJOR:
+            moved.params = Nz2NdParams(self.ndNum, self.srcNdStride * ROWS, self.dstNdStride)
+        return moved
+
+
 # -- helpers ---------------------------------------------------------------------------------
 
 
@@ -410,36 +500,12 @@ def _track_gm(ctx: BlockContext, ptr: Pointer[Any], nbytes: int, *, write: bool)
 
 # -- DataCopy forms of the cube core ---------------------------------------------------------
 
-ND2NZ_LIMITS = {
-    "ndNum": (0, 4095),
-    "nValue": (0, 16384),
-    "dValue": (0, 65535),
-    "srcNdMatrixStride": (0, 65535),
-    "srcDValue": (1, 65535),
-    "dstNzC0Stride": (1, 16384),
-    "dstNzNStride": (1, 16384),
-    "dstNzMatrixStride": (0, 16384),
-}
-"""The documented range of each ``Nd2NzParams`` field (DataCopy GMToL1 ND2NZ page, table 4)."""
-DN2NZ_LIMITS = {
-    "dnNum": (0, 4095),
-    "nValue": (0, 16384),
-    "dValue": (0, 2**21 - 1),
-    "srcDnMatrixStride": (0, 2**40 - 1),
-    "srcDValue": (1, 2**40 - 1),
-    "dstNzC0Stride": (1, 16384),
-    "dstNzNStride": (1, 16384),
-    "dstNzMatrixStride": (0, 16384),
-}
-"""The documented range of each ``Dn2NzParams`` field (DataCopy GMToL1 DN2NZ page, table 4)."""
 NZ_COPIES: dict[type, tuple[str, str, dict[str, tuple[int, int]], bool]] = {
     Nd2NzParams: ("ndNum", "srcNdMatrixStride", ND2NZ_LIMITS, False),
     Dn2NzParams: ("dnNum", "srcDnMatrixStride", DN2NZ_LIMITS, True),
 }
 """Per GM -> L1 NZ copy: its matrix count and source matrix stride fields, its ranges, and
 whether GM holds each matrix column by column (DN)."""
-SMALL_C0 = 4
-"""The elements of a C0 row with ``enableSmallC0`` (``dValue <= 4``; 4 * sizeof(T) bytes)."""
 
 
 def is_cube_copy(dst: Any, src: Any, params: Any) -> bool:
@@ -513,56 +579,16 @@ def _to_nz(dst: Pointer[Any], src: GmPtr[Any], params: Any, small_c0: bool) -> N
     if small_c0:  # the strides of the C0 blocks are not used
         limits = {k: v for k, v in limits.items() if k not in ("dstNzC0Stride", "dstNzNStride")}
     f = _fields(params, limits)
-    _aligned(dst, C0_BYTES, "dst")
-    name, size = type(params).__name__, dst.dtype.size
-    if f["dstNzMatrixStride"] * size % C0_BYTES:
-        raise AlignmentError(
-            f"{name}.dstNzMatrixStride {f['dstNzMatrixStride']} x {size} bytes is not a multiple "
-            "of 32 bytes (the copy counts it in 32-byte blocks)"
-        )
-    if small_c0 and f["dValue"] > SMALL_C0:
+    copy = NzCopy(
+        f[count_field], f["nValue"], f["dValue"], f[stride_field], f["srcDValue"],
+        f.get("dstNzC0Stride", 1), f.get("dstNzNStride", 1), f["dstNzMatrixStride"],
+        column_major, small_c0,
+    )  # fmt: skip
+    if small_c0 and copy.d > SMALL_C0:
         raise AscregError(
-            f"enableSmallC0 takes dValue <= {SMALL_C0}, got {name}.dValue {f['dValue']}"
+            f"enableSmallC0 takes dValue <= {SMALL_C0}, got {type(params).__name__}.dValue {copy.d}"
         )
-    n, d, count = f["nValue"], f["dValue"], f[count_field]
-    if not (count and n and d):
-        return
-    c0, offsets, span = _nz_destination(n, d, size, f, small_c0)
-    lines, width = (d, n) if column_major else (n, d)  # GM: `lines` rows of `width` elements
-    extent = (lines - 1) * f["srcDValue"] + width
-    ctx = current_block()
-    with _OnPipe(ctx, PIPE_MTE2):
-        for i in range(count):
-            source = src + i * f[stride_field]
-            _track_gm(ctx, source, extent * size, write=False)
-            flat = source.view(extent, "reads")
-            rows = np.lib.stride_tricks.as_strided(
-                flat,
-                shape=(lines, width),
-                strides=(f["srcDValue"] * flat.itemsize, flat.itemsize),
-                writeable=False,
-            )
-            out = (dst + i * f["dstNzMatrixStride"]).view(span, "writes")
-            if small_c0:
-                out[:] = 0
-            out[offsets] = core.nd_to_nz(rows.T if column_major else rows, c0)
-
-
-def _nz_destination(
-    n: int, d: int, size: int, f: dict[str, int], small_c0: bool
-) -> tuple[int, Any, int]:
-    """Return (C0 in elements, the ``(n, ceil(d / C0) * C0)`` offsets, the span) of the L1 side.
-
-    SmallC0 packs each row's ``dValue <= 4`` elements into 4 and zero-pads the matrix to 32
-    bytes.
-    """
-    if small_c0:
-        offsets = np.arange(n * SMALL_C0, dtype=np.int64).reshape(n, SMALL_C0)
-        span = -(-n * SMALL_C0 * size // C0_BYTES) * C0_BYTES // size
-        return SMALL_C0, offsets, span
-    c0 = C0_BYTES // size
-    offsets = core.nz_offsets(n, d, c0, f["dstNzC0Stride"], f["dstNzNStride"])
-    return c0, offsets, int(offsets[-1, -1]) + 1
+    copy_to_nz(dst, src, copy, f"{type(params).__name__}.dstNzMatrixStride")
 
 
 def _block_copy(dst: Pointer[Any], src: Pointer[Any], params: Any, pipe: Pipe) -> None:
@@ -813,14 +839,6 @@ def _bias(tensor: Any, out: type[Scalar]) -> Pointer[Any]:
 
 # -- Fixpipe -----------------------------------------------------------------------------------
 
-FIXPIPE_CASTS: dict[tuple[type[Scalar], QuantMode_t], type[Scalar]] = {
-    (float32_t, QuantMode_t.NoQuant): float32_t,
-    (int32_t, QuantMode_t.NoQuant): int32_t,
-    (float32_t, QuantMode_t.F322F16): half,
-    (float32_t, QuantMode_t.F322BF16): bfloat16_t,
-}
-"""(L0C type, quantPre) -> the GM type of the Fixpipe conversions ascreg models."""
-
 
 def _Fixpipe(
     dst: GlobalTensor[Any] | LocalTensor[Any],
@@ -832,15 +850,16 @@ def _Fixpipe(
 ) -> None:
     """``Fixpipe<T, U, config>(dst, src[, cbufWorkspace], FixpipeParamsArch3510<config.format>)``.
 
-    Moves L0C to GM (a ``GlobalTensor`` *dst*) or to L1 (a ``LocalTensor`` at ``A1`` / ``B1`` /
-    ``C1``, 32-byte aligned; the "L0C到L1" page) on PIPE_FIX:
+    Moves L0C to GM (a ``GlobalTensor`` *dst*), to L1 (a ``LocalTensor`` at ``A1`` / ``B1`` /
+    ``C1``, 32-byte aligned; the "L0C到L1" page) or to UB on PIPE_FIX:
     ``Fixpipe[half, float32_t, CFG_NZ](dst, src, params)`` checks
     that *dst* holds ``T``, *src* holds ``U`` and the params are
-    ``FixpipeParamsArch3510<config.format>``, and refuses ``config.isToUB``;
+    ``FixpipeParamsArch3510<config.format>`` (``config.isToUB`` exactly when *dst* is in UB);
     a plain call takes the layout of its params (where C++ would default to ``CFG_ROW_MAJOR``).
-    L0C -> UB (on the 950 an AIV's UB, ``subBlockId`` / ``dualDstCtrl``) is not emulated: a UB
-    *dst* raises :class:`~ascreg.errors.UnsupportedError`. Channel split and the store-atomic
-    modes apply to GM only.
+    A UB *dst* (32-byte aligned; the "L0C到UB" page) needs a ``config`` with ``isToUB`` true and
+    is the tensor's own UB: ``subBlockId`` / ``dualDstCtl`` other than 0 raise
+    :class:`~ascreg.errors.UnsupportedError` (as ``asc_copy_l0c2ub``'s ``sub_blockid`` /
+    ``dual_dst_ctl``). Channel split and the store-atomic modes apply to GM only.
 
     Reads ``mSize x nSize`` of the NZ matrix in L0C (``srcStride`` rows between its column
     blocks), applies ``reluEn`` (``max(x, 0)``) and the ``quantPre`` cast (round to nearest
@@ -871,52 +890,46 @@ def _Fixpipe(
     [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
     """
     _ascreg_call = "Fixpipe"
-    if len(args) not in (1, 2) or not isinstance(args[-1], FixpipeParamsArch3510):
-        raise AscregTypeError(
-            "Fixpipe takes (dst, src, FixpipeParamsArch3510) or (dst, src, cbufWorkspace, "
-            "FixpipeParamsArch3510)"
-        )
-    s, d, p = _local(src, "src", ("CO1",)), _fixpipe_dst(dst), _braced(args[-1])
-    to_gm = isinstance(d, GmPtr)
-    _check_config(d.dtype, s.dtype, p, dstT, srcT, config)
-    _aligned(s, 64, "src")
-    if p.isChannelSplit and not to_gm:
-        raise AscregError("isChannelSplit applies to L0C -> GM only (the L0C -> L1 page)")
-    if p.isChannelSplit and not (
-        p.format is CO2Layout.NZ and s.dtype is d.dtype is float32_t and p.nSize % 8 == 0
+    if len(args) not in (1, 2) or not isinstance(
+        args[-1], FixpipeParamsArch3510 | FixpipeParamsV220
     ):
-        raise AscregError(
-            "channel split takes a float -> float NZ move (CO2Layout::NZ) with nSize a multiple "
-            f"of 8; got {s.dtype.cpp_name} -> {d.dtype.cpp_name}, {p.format.name}, nSize {p.nSize}"
+        raise AscregTypeError(
+            "Fixpipe takes (dst, src, params) or (dst, src, cbufWorkspace, params), the params "
+            "a FixpipeParamsArch3510 or a FixpipeParamsV220"
         )
+    s, d, p = _local(src, "src", ("CO1",)), _fixpipe_dst(dst), args[-1]
+    if isinstance(p, FixpipeParamsV220):  # its layout is the config's (C++: CFG_ROW_MAJOR)
+        p = p.as_arch3510((config or CFG_ROW_MAJOR).format, d.dtype.size)
+    p = _braced(p)
+    _check_config(d.dtype, s.dtype, p, dstT, srcT, config, isinstance(d, UbPtr))
+    _aligned(s, 64, "src")
+    out = _fix_out(p)
+    if out.channel_split and not isinstance(d, GmPtr):
+        raise AscregError("isChannelSplit applies to L0C -> GM only (the L0C -> L1 page)")
+    check_split(s.dtype, d.dtype, out)
+    if not (out.m and out.n and out.count):
+        return
+    with _OnPipe(current_block(), PIPE_FIX):  # the vector quantisation words are read on PIPE_FIX
+        convert = _converter(s.dtype, d.dtype, p, args[0] if len(args) == 2 else None)
+    run_fixpipe(d, s, out, convert)
+
+
+def _fix_out(p: FixpipeParamsArch3510) -> FixOut:
+    """Check the sizes and strides of *p*; return the move it describes."""
     n = operands.in_range(p.nSize, "nSize", 0, 4095)
     m = operands.in_range(p.mSize, "mSize", 0, 65535)
-    operands.in_range(p.srcStride, "srcStride", 0, 65535)
-    operands.in_range(p.dstStride, "dstStride", 1, 2**32 - 1)
-    count = _matrix_count(p)
-    if not (m and n and count):
-        return
-    ctx = current_block()
-    rows, cols = np.arange(m, dtype=np.int64)[:, None], np.arange(n, dtype=np.int64)
-    atomic = _atomic_op(ctx, d.dtype) if to_gm else None
-    with _OnPipe(ctx, PIPE_FIX):  # the vector quantisation words are read on PIPE_FIX
-        convert = _converter(s.dtype, d.dtype, p, args[0] if len(args) == 2 else None)
-        for i in range(count):
-            src_at, dst_at = _fixpipe_offsets(p, rows, cols, i, d.dtype.size)
-            values = s.view(int(src_at.max()) + 1, "reads")[src_at]
-            converted = convert(values, cols)
-            span = int(dst_at.max()) + 1
-            if to_gm:
-                _track_gm(ctx, d, span * d.dtype.size, write=True)
-            if atomic is None:
-                d.view(span, "writes")[dst_at] = converted
-                continue
-            with atomic_access():  # combining results in place is what the atomic is for
-                out = d.view(span, "writes")
-                old = out[dst_at]
-                new = np.ascontiguousarray(converted, dtype=old.dtype)
-                merged = combine(atomic, d.dtype, old.view(np.uint8), new.view(np.uint8))
-                out[dst_at] = merged.view(old.dtype).reshape(old.shape)
+    src_stride = operands.in_range(p.srcStride, "srcStride", 0, 65535)
+    dst_stride = operands.in_range(p.dstStride, "dstStride", 1, 2**32 - 1)
+    split = bool(p.isChannelSplit)
+    if p.format is CO2Layout.ROW_MAJOR:
+        count = operands.in_range(p.params.ndNum, "Nz2NdParams.ndNum", 0, 65535)
+        return FixOut(n, m, src_stride, dst_stride, "nd", count, p.params.srcNdStride,
+                      p.params.dstNdStride, channel_split=split)  # fmt: skip
+    if p.format is CO2Layout.COLUMN_MAJOR:
+        count = operands.in_range(p.params.dnNum, "Nz2DnParams.dnNum", 0, 65535)
+        return FixOut(n, m, src_stride, dst_stride, "dn", count, p.params.srcNzMatrixStride,
+                      p.params.dstDnMatrixStride, p.params.srcNzC0Stride, split)  # fmt: skip
+    return FixOut(n, m, src_stride, dst_stride, "nz", channel_split=split)
 
 
 FIXPIPE_L1 = ("A1", "B1", "C1")
@@ -924,37 +937,15 @@ FIXPIPE_L1 = ("A1", "B1", "C1")
 
 
 def _fixpipe_dst(dst: Any) -> Pointer[Any]:
-    """Return the pointer of a Fixpipe's *dst*: GM, or L1 (32-byte aligned); UB is refused."""
+    """Return the pointer of a Fixpipe's *dst*: GM, L1 or UB (those 32-byte aligned)."""
     if isinstance(dst, GlobalTensor):
         return dst.GetPhyAddr()
-    if isinstance(dst, LocalTensor) and dst.GetPosition().name not in POSITION_BUFFERS:
-        raise UnsupportedError(
-            f"Fixpipe to UB (a TPosition::{dst.GetPosition().name} dst): on the Ascend 950 L0C "
-            "-> UB writes an AIV's UB from the AIC (subBlockId, dualDstCtrl), which ascreg does "
-            "not emulate (see docs/limitations.md)"
-        )
-    d = _local(dst, "dst", FIXPIPE_L1)
+    if isinstance(dst, LocalTensor) and isinstance(dst.GetPhyAddr(), UbPtr):
+        d: Pointer[Any] = dst.GetPhyAddr()
+    else:
+        d = _local(dst, "dst", FIXPIPE_L1)
     _aligned(d, C0_BYTES, "dst")
     return d
-
-
-def _atomic_op(ctx: BlockContext, dtype: type[Scalar]) -> str | None:
-    """Return the store-atomic operation a Fixpipe to GM applies (``SetAtomicAdd<T>``), or None.
-
-    The mode's element type must be the GM type the Fixpipe writes.
-    """
-    regs = ctx.state.get(SYSREGS_STATE)
-    mode = None if regs is None else regs.atomic
-    if mode is None:
-        return None
-    op, element = mode
-    if element is not dtype:
-        raise AscregError(
-            f"the store-atomic mode is {op} on {element.cpp_name} but the Fixpipe writes "
-            f"{dtype.cpp_name} to GM: set the atomic of the destination type "
-            f"(SetAtomicAdd<{dtype.cpp_name}>)"
-        )
-    return str(op)
 
 
 Fixpipe = function_template(
@@ -974,20 +965,24 @@ def _check_config(
     dstT: type[Scalar] | None,
     srcT: type[Scalar] | None,
     config: FixpipeConfig | None,
+    to_ub: bool = False,
 ) -> None:
-    """Check the template arguments of ``Fixpipe<T, U, config>`` against its operands."""
+    """Check the template arguments of ``Fixpipe<T, U, config>`` against its operands.
+
+    A move to UB needs ``config.isToUB`` (the L0C -> UB page: ``CFG_ROW_MAJOR`` and the other
+    constants may not be used) and no dual destination or other sub-block.
+    """
     for role, held, wanted in (("dst", dst, dstT), ("src", src, srcT)):
         if wanted is not None and held is not wanted:
             raise AscregTypeError(
                 f"{role} holds {held.cpp_name} but the template argument says {wanted.cpp_name}"
             )
+    if to_ub:
+        _check_to_ub(p, config)
     if config is None:
         return
-    if config.isToUB:
-        raise AscregTypeError(
-            "config.isToUB is true (an L0C -> UB move) but dst is in GM or L1; ascreg "
-            "emulates Fixpipe to GM and L1 only"
-        )
+    if config.isToUB and not to_ub:
+        raise AscregTypeError("config.isToUB is true (an L0C -> UB move) but dst is in GM or L1")
     if p.format is not config.format:
         raise AscregTypeError(
             f"config.format is CO2Layout::{config.format.name}, so the params must be "
@@ -996,39 +991,34 @@ def _check_config(
         )
 
 
-QUANT_B8 = {QuantMode_t.QF322B8_PRE: False, QuantMode_t.VQF322B8_PRE: True}
-"""The float -> 8-bit quantising modes ascreg models, and whether each takes a vector of words."""
+def _check_to_ub(p: FixpipeParamsArch3510, config: FixpipeConfig | None) -> None:
+    """Check an L0C -> UB move: ``isToUB`` set, one destination, sub-block 0."""
+    if config is None or not config.isToUB:
+        raise AscregTypeError(
+            "a UB dst needs Fixpipe[T, U, config] with config.isToUB true (the L0C -> UB page: "
+            "e.g. FixpipeConfig(CO2Layout.ROW_MAJOR, True)); got "
+            f"{'no config' if config is None else config}"
+        )
+    for field in ("dualDstCtl", "subBlockId"):
+        if getattr(p, field):
+            raise UnsupportedError(
+                f"{field} {getattr(p, field)!r}: ascreg's Fixpipe to UB writes the dst tensor's "
+                "own UB (as asc_copy_l0c2ub does); a dual destination or another sub-block's UB "
+                "is not emulated (see docs/limitations.md)"
+            )
 
 
 def _converter(src: type[Scalar], dst: type[Scalar], p: FixpipeParamsArch3510, work: Any) -> Any:
     """Return ``convert(values, cols)`` of the Fixpipe's ``quantPre`` (checked against dst)."""
-    mode = p.quantPre
-    if mode in QUANT_B8 and src is float32_t and dst in (int8_t, uint8_t):
+    mode = p.quantPre.name
+    if is_b8(src, dst, mode):
         if QUANT_B8[mode] != (work is not None):
-            raise AscregTypeError(f"quantPre {mode.name} takes cbufWorkspace only in vector mode")
+            raise AscregTypeError(f"quantPre {mode} takes cbufWorkspace only in vector mode")
         words = _quant_words(work, p) if work is not None else np.array([p.deqScalar], np.uint64)
-        signed = core.deq_fields(words)[4]
-        if not (signed == (dst is int8_t)).all():
-            raise AscregError(f"bit 46 of the quantisation words must say {dst.cpp_name}")
-        per_column = words.size > 1
-        return lambda values, cols: core.quantize_b8(
-            values, words[cols] if per_column else words, p.reluEn, dst is int8_t
-        )
+        return b8_converter(words, p.reluEn, dst)
     if work is not None:
-        raise AscregTypeError(f"quantPre {mode.name} takes no cbufWorkspace")
-    target = FIXPIPE_CASTS.get((src, mode))
-    if target is None:
-        raise UnsupportedError(
-            f"quantPre {mode.name} from {src.cpp_name} to {dst.cpp_name}: ascreg models "
-            "NoQuant, F322F16, F322BF16, QF322B8_PRE and VQF322B8_PRE (docs/limitations.md)"
-        )
-    if target is not dst:
-        raise AscregTypeError(
-            f"quantPre {mode.name} from {src.cpp_name} writes {target.cpp_name}, "
-            f"but dst holds {dst.cpp_name}"
-        )
-    cast_to = dst.np_dtype if dst is not src else None
-    return lambda values, cols: core.fixpipe_convert(values, cast_to, p.reluEn)
+        raise AscregTypeError(f"quantPre {mode} takes no cbufWorkspace")
+    return cast_converter(src, dst, mode, p.reluEn)
 
 
 def _quant_words(work: Any, p: FixpipeParamsArch3510) -> Any:
@@ -1050,36 +1040,6 @@ def _braced(p: FixpipeParamsArch3510) -> FixpipeParamsArch3510:
     return p
 
 
-def _matrix_count(p: FixpipeParamsArch3510) -> int:
-    """Return the number of matrices one Fixpipe moves (``ndNum`` / ``dnNum``; NZ: one)."""
-    if p.format is CO2Layout.ROW_MAJOR:
-        return operands.in_range(p.params.ndNum, "Nz2NdParams.ndNum", 0, 65535)
-    if p.format is CO2Layout.COLUMN_MAJOR:
-        return operands.in_range(p.params.dnNum, "Nz2DnParams.dnNum", 0, 65535)
-    return 1
-
-
-def _fixpipe_offsets(
-    p: FixpipeParamsArch3510, rows: Any, cols: Any, i: int, size: int
-) -> tuple[Any, Any]:
-    """Return the L0C and GM element offsets of matrix *i*'s ``(row, column)`` elements."""
-    row_step, base = ROWS, 0
-    if p.format is CO2Layout.ROW_MAJOR:
-        base = i * p.params.srcNdStride * ROWS
-        dst = i * p.params.dstNdStride + rows * p.dstStride + cols
-    elif p.format is CO2Layout.COLUMN_MAJOR:
-        if not p.params.srcNzC0Stride:
-            raise AscregError("Nz2DnParams.srcNzC0Stride must not be 0 for an NZ2DN move")
-        base = i * p.params.srcNzMatrixStride * ROWS
-        row_step = p.params.srcNzC0Stride * ROWS
-        dst = i * p.params.dstDnMatrixStride + cols * p.dstStride + rows
-    else:  # NZ: 16-element fractal rows (8 split, 32 for a merged 8-bit result)
-        c0 = 8 if p.isChannelSplit else max(ROWS, C0_BYTES // size)
-        dst = (cols // c0) * p.dstStride + rows * c0 + cols % c0
-    src = base + (cols // ROWS) * p.srcStride * ROWS + rows * row_step + cols % ROWS
-    return src, dst
-
-
 __all__ = [
     "CFG_COLUMN_MAJOR",
     "CFG_NZ",
@@ -1089,6 +1049,7 @@ __all__ = [
     "Fixpipe",
     "FixpipeConfig",
     "FixpipeParamsArch3510",
+    "FixpipeParamsV220",
     "LoadData2DParams",
     "LoadData2DParamsV2",
     "LoadData2dTransposeParams",

@@ -317,7 +317,7 @@ def _class_args(value: Any, name: str) -> list[Any]:
     if name in ("GlobalTensor", "LocalTensor", "DataCopyPadExtParams"):
         return [value.dtype] if getattr(value, "dtype", None) is not None else []
     if name == "LocalMemAllocator":
-        return ["AscendC::Hardware::UB"]
+        return [f"AscendC::Hardware::{value.hard.name}"]
     if name == "TQue":  # TQue<VECIN, d> is TQueBind<GM, VECIN, d>: its one position
         return [f"AscendC::TPosition::{value._position.name}", int(value._depth)]
     if name == "TQueBind":

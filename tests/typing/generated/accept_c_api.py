@@ -138,6 +138,19 @@ from ascreg.c_api import (
     asc_clear_nthbit,
     asc_clz,
     asc_copy,
+    asc_copy_gm2l1,
+    asc_copy_gm2l1_align,
+    asc_copy_gm2l1_align_sync,
+    asc_copy_gm2l1_dn2nz,
+    asc_copy_gm2l1_dn2nz_sync,
+    asc_copy_gm2l1_nd2nz,
+    asc_copy_gm2l1_nd2nz_sync,
+    asc_copy_gm2l1_sync,
+    asc_copy_l0c2gm,
+    asc_copy_l0c2gm_sync,
+    asc_copy_l0c2l1,
+    asc_copy_l0c2ub,
+    asc_copy_l0c2ub_sync,
     asc_copy_l12bt,
     asc_copy_l12bt_sync,
     asc_copy_l12fb,
@@ -642,9 +655,21 @@ from ascreg.c_api import (
     asc_set_ctrl,
     asc_set_ffts_base_addr,
     asc_set_fp32_mode,
+    asc_set_gm2l1_loop1_stride,
+    asc_set_gm2l1_loop2_stride,
+    asc_set_gm2l1_loop_size,
+    asc_set_gm2l1_nz_para,
+    asc_set_gm2l1_pad,
     asc_set_gm2ub_loop1_stride,
     asc_set_gm2ub_loop2_stride,
     asc_set_gm2ub_loop_size,
+    asc_set_l0c2gm_channel_para,
+    asc_set_l0c2gm_config,
+    asc_set_l0c2gm_lrelu_alpha,
+    asc_set_l0c2gm_nz2nd,
+    asc_set_l0c2gm_quant_post,
+    asc_set_l0c2gm_relu_alpha,
+    asc_set_l0c_copy_prequant,
     asc_set_l12l0_padding_val,
     asc_set_l13d_fmatrix,
     asc_set_l13d_fmatrix_b,
@@ -4153,6 +4178,260 @@ def check_asc_set_l3d_rpt_b() -> None:
 def check_asc_set_l12l0_padding_val() -> None:
     # asc_set_l12l0_padding_val: every legal config combination, every form
     asc_set_l12l0_padding_val(1)  # (uint64_t)
+
+
+def check_asc_copy_gm2l1_nd2nz() -> None:
+    # asc_copy_gm2l1_nd2nz: every legal dst, loop1_src_stride, l2_cache_ctl, n_value, d_value combination, every form
+    asc_copy_gm2l1_nd2nz(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, 1, True)  # (int8_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz(cbufptr_uint8_t, g_uint8_t, 1, 1, 1, 1, 1, True)  # (uint8_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz(cbufptr_hifloat8_t, g_hifloat8_t, 1, 1, 1, 1, 1, True)  # (hifloat8_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz(cbufptr_fp8_e5m2_t, g_fp8_e5m2_t, 1, 1, 1, 1, 1, True)  # (fp8_e5m2_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz(cbufptr_fp8_e4m3fn_t, g_fp8_e4m3fn_t, 1, 1, 1, 1, 1, True)  # (fp8_e4m3fn_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz(cbufptr_int16_t, g_int16_t, 1, 1, 1, 1, 1, True)  # (int16_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz(cbufptr_uint16_t, g_uint16_t, 1, 1, 1, 1, 1, True)  # (uint16_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz(cbufptr_half, g_half, 1, 1, 1, 1, 1, True)  # (half, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz(cbufptr_bfloat16_t, g_bfloat16_t, 1, 1, 1, 1, 1, True)  # (bfloat16_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz(cbufptr_int32_t, g_int32_t, 1, 1, 1, 1, 1, True)  # (int32_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz(cbufptr_uint32_t, g_uint32_t, 1, 1, 1, 1, 1, True)  # (uint32_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz(cbufptr_float32_t, g_float32_t, 1, 1, 1, 1, 1, True)  # (float32_t, uint64_t, uint8_t, uint16_t, uint32_t)
+
+
+def check_asc_copy_gm2l1_nd2nz_sync() -> None:
+    # asc_copy_gm2l1_nd2nz_sync: every legal dst, loop1_src_stride, l2_cache_ctl, n_value, d_value combination, every form
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, 1, True)  # (int8_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_uint8_t, g_uint8_t, 1, 1, 1, 1, 1, True)  # (uint8_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_hifloat8_t, g_hifloat8_t, 1, 1, 1, 1, 1, True)  # (hifloat8_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_fp8_e5m2_t, g_fp8_e5m2_t, 1, 1, 1, 1, 1, True)  # (fp8_e5m2_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_fp8_e4m3fn_t, g_fp8_e4m3fn_t, 1, 1, 1, 1, 1, True)  # (fp8_e4m3fn_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_int16_t, g_int16_t, 1, 1, 1, 1, 1, True)  # (int16_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_uint16_t, g_uint16_t, 1, 1, 1, 1, 1, True)  # (uint16_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_half, g_half, 1, 1, 1, 1, 1, True)  # (half, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_bfloat16_t, g_bfloat16_t, 1, 1, 1, 1, 1, True)  # (bfloat16_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_int32_t, g_int32_t, 1, 1, 1, 1, 1, True)  # (int32_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_uint32_t, g_uint32_t, 1, 1, 1, 1, 1, True)  # (uint32_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_float32_t, g_float32_t, 1, 1, 1, 1, 1, True)  # (float32_t, uint64_t, uint8_t, uint16_t, uint32_t)
+
+
+def check_asc_copy_gm2l1_dn2nz() -> None:
+    # asc_copy_gm2l1_dn2nz: every legal dst, loop1_src_stride, l2_cache_ctl, n_value, d_value combination, every form
+    asc_copy_gm2l1_dn2nz(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, 1, True)  # (int8_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz(cbufptr_uint8_t, g_uint8_t, 1, 1, 1, 1, 1, True)  # (uint8_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz(cbufptr_hifloat8_t, g_hifloat8_t, 1, 1, 1, 1, 1, True)  # (hifloat8_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz(cbufptr_fp8_e5m2_t, g_fp8_e5m2_t, 1, 1, 1, 1, 1, True)  # (fp8_e5m2_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz(cbufptr_fp8_e4m3fn_t, g_fp8_e4m3fn_t, 1, 1, 1, 1, 1, True)  # (fp8_e4m3fn_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz(cbufptr_int16_t, g_int16_t, 1, 1, 1, 1, 1, True)  # (int16_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz(cbufptr_uint16_t, g_uint16_t, 1, 1, 1, 1, 1, True)  # (uint16_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz(cbufptr_half, g_half, 1, 1, 1, 1, 1, True)  # (half, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz(cbufptr_bfloat16_t, g_bfloat16_t, 1, 1, 1, 1, 1, True)  # (bfloat16_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz(cbufptr_int32_t, g_int32_t, 1, 1, 1, 1, 1, True)  # (int32_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz(cbufptr_uint32_t, g_uint32_t, 1, 1, 1, 1, 1, True)  # (uint32_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz(cbufptr_float32_t, g_float32_t, 1, 1, 1, 1, 1, True)  # (float32_t, uint64_t, uint8_t, uint16_t, uint32_t)
+
+
+def check_asc_copy_gm2l1_dn2nz_sync() -> None:
+    # asc_copy_gm2l1_dn2nz_sync: every legal dst, loop1_src_stride, l2_cache_ctl, n_value, d_value combination, every form
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, 1, True)  # (int8_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_uint8_t, g_uint8_t, 1, 1, 1, 1, 1, True)  # (uint8_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_hifloat8_t, g_hifloat8_t, 1, 1, 1, 1, 1, True)  # (hifloat8_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_fp8_e5m2_t, g_fp8_e5m2_t, 1, 1, 1, 1, 1, True)  # (fp8_e5m2_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_fp8_e4m3fn_t, g_fp8_e4m3fn_t, 1, 1, 1, 1, 1, True)  # (fp8_e4m3fn_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_int16_t, g_int16_t, 1, 1, 1, 1, 1, True)  # (int16_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_uint16_t, g_uint16_t, 1, 1, 1, 1, 1, True)  # (uint16_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_half, g_half, 1, 1, 1, 1, 1, True)  # (half, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_bfloat16_t, g_bfloat16_t, 1, 1, 1, 1, 1, True)  # (bfloat16_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_int32_t, g_int32_t, 1, 1, 1, 1, 1, True)  # (int32_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_uint32_t, g_uint32_t, 1, 1, 1, 1, 1, True)  # (uint32_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_float32_t, g_float32_t, 1, 1, 1, 1, 1, True)  # (float32_t, uint64_t, uint8_t, uint16_t, uint32_t)
+
+
+def check_asc_copy_gm2l1_align() -> None:
+    # asc_copy_gm2l1_align: every legal dst, n_burst, left_padding_count, burst_src_stride combination, every form
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, True, 1, 1, 1)  # (int8_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align(cbufptr_uint8_t, g_uint8_t, 1, 1, 1, 1, True, 1, 1, 1)  # (uint8_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align(cbufptr_hifloat8_t, g_hifloat8_t, 1, 1, 1, 1, True, 1, 1, 1)  # (hifloat8_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align(cbufptr_int16_t, g_int16_t, 1, 1, 1, 1, True, 1, 1, 1)  # (int16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align(cbufptr_uint16_t, g_uint16_t, 1, 1, 1, 1, True, 1, 1, 1)  # (uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align(cbufptr_half, g_half, 1, 1, 1, 1, True, 1, 1, 1)  # (half, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align(cbufptr_bfloat16_t, g_bfloat16_t, 1, 1, 1, 1, True, 1, 1, 1)  # (bfloat16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align(cbufptr_int32_t, g_int32_t, 1, 1, 1, 1, True, 1, 1, 1)  # (int32_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align(cbufptr_uint32_t, g_uint32_t, 1, 1, 1, 1, True, 1, 1, 1)  # (uint32_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align(cbufptr_float32_t, g_float32_t, 1, 1, 1, 1, True, 1, 1, 1)  # (float32_t, uint32_t, uint8_t, uint64_t)
+
+
+def check_asc_copy_gm2l1_align_sync() -> None:
+    # asc_copy_gm2l1_align_sync: every legal dst, n_burst, left_padding_count, burst_src_stride combination, every form
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, True, 1, 1, 1)  # (int8_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align_sync(cbufptr_uint8_t, g_uint8_t, 1, 1, 1, 1, True, 1, 1, 1)  # (uint8_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align_sync(cbufptr_hifloat8_t, g_hifloat8_t, 1, 1, 1, 1, True, 1, 1, 1)  # (hifloat8_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align_sync(cbufptr_int16_t, g_int16_t, 1, 1, 1, 1, True, 1, 1, 1)  # (int16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align_sync(cbufptr_uint16_t, g_uint16_t, 1, 1, 1, 1, True, 1, 1, 1)  # (uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align_sync(cbufptr_half, g_half, 1, 1, 1, 1, True, 1, 1, 1)  # (half, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align_sync(cbufptr_bfloat16_t, g_bfloat16_t, 1, 1, 1, 1, True, 1, 1, 1)  # (bfloat16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align_sync(cbufptr_int32_t, g_int32_t, 1, 1, 1, 1, True, 1, 1, 1)  # (int32_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align_sync(cbufptr_uint32_t, g_uint32_t, 1, 1, 1, 1, True, 1, 1, 1)  # (uint32_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align_sync(cbufptr_float32_t, g_float32_t, 1, 1, 1, 1, True, 1, 1, 1)  # (float32_t, uint32_t, uint8_t, uint64_t)
+
+
+def check_asc_copy_gm2l1() -> None:
+    # asc_copy_gm2l1: every legal n_burst, pad_func_mode, src_stride combination, every form
+    asc_copy_gm2l1(None, g_uint8_t, 1, 1, 1, 1, 1)  # (uint32_t, uint8_t, uint64_t)
+
+
+def check_asc_copy_gm2l1_sync() -> None:
+    # asc_copy_gm2l1_sync: every legal n_burst, pad_func_mode, src_stride combination, every form
+    asc_copy_gm2l1_sync(None, g_uint8_t, 1, 1, 1, 1, 1)  # (uint32_t, uint8_t, uint64_t)
+
+
+def check_asc_copy_l0c2gm() -> None:
+    # asc_copy_l0c2gm: every legal dst_addr, src_addr, n_size, loop_dst_stride, l2_cache_ctl, quant_pre combination, every form
+    asc_copy_l0c2gm(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (bfloat16_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_bfloat16_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (bfloat16_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_float32_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (float32_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_fp8_e4m3fn_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e4m3fn_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_fp8_e4m3fn_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e4m3fn_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_fp8_e5m2_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e5m2_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_fp8_e5m2_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e5m2_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_half, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (half, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_half, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (half, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_hifloat8_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (hifloat8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_hifloat8_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (hifloat8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_int32_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (int32_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_int8_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (int8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_int8_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (int8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_uint8_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (uint8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_uint8_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (uint8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+
+
+def check_asc_copy_l0c2gm_sync() -> None:
+    # asc_copy_l0c2gm_sync: every legal dst_addr, src_addr, n_size, loop_dst_stride, l2_cache_ctl, quant_pre combination, every form
+    asc_copy_l0c2gm_sync(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (bfloat16_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_bfloat16_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (bfloat16_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_float32_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (float32_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_fp8_e4m3fn_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e4m3fn_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_fp8_e4m3fn_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e4m3fn_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_fp8_e5m2_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e5m2_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_fp8_e5m2_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e5m2_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_half, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (half, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_half, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (half, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_hifloat8_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (hifloat8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_hifloat8_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (hifloat8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_int32_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (int32_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_int8_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (int8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_int8_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (int8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_uint8_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (uint8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_uint8_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (uint8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+
+
+def check_asc_copy_l0c2ub() -> None:
+    # asc_copy_l0c2ub: every legal T, src_addr, n_size, loop_dst_stride, dual_dst_ctl, quant_pre combination, every form
+    asc_copy_l0c2ub(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (bfloat16_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_bfloat16_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (bfloat16_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_float32_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (float32_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_fp8_e4m3fn_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e4m3fn_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_fp8_e4m3fn_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e4m3fn_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_fp8_e5m2_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e5m2_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_fp8_e5m2_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e5m2_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_half, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (half, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_half, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (half, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_hifloat8_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (hifloat8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_hifloat8_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (hifloat8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_int32_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (int32_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_int8_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (int8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_int8_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (int8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_uint8_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (uint8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_uint8_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (uint8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+
+
+def check_asc_copy_l0c2ub_sync() -> None:
+    # asc_copy_l0c2ub_sync: every legal T, src_addr, n_size, loop_dst_stride, dual_dst_ctl, quant_pre combination, every form
+    asc_copy_l0c2ub_sync(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (bfloat16_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_bfloat16_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (bfloat16_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_float32_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (float32_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_fp8_e4m3fn_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e4m3fn_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_fp8_e4m3fn_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e4m3fn_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_fp8_e5m2_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e5m2_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_fp8_e5m2_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e5m2_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_half, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (half, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_half, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (half, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_hifloat8_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (hifloat8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_hifloat8_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (hifloat8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_int32_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (int32_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_int8_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (int8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_int8_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (int8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_uint8_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (uint8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_uint8_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (uint8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+
+
+def check_asc_copy_l0c2l1() -> None:
+    # asc_copy_l0c2l1: every legal dst, src, n_size, dst_stride, clip_relu_pre, quant_pre combination, every form
+    asc_copy_l0c2l1(cbufptr_half, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1, True)  # (half, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2l1(cbufptr_int8_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1, True)  # (int8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2l1(cbufptr_uint8_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1, True)  # (uint8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2l1(cbufptr_float32_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1, True)  # (float32_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2l1(cbufptr_half, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1, True)  # (half, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2l1(cbufptr_int8_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1, True)  # (int8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2l1(cbufptr_uint8_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1, True)  # (uint8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2l1(cbufptr_int32_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1, True)  # (int32_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+
+
+def check_asc_set_gm2l1_loop_size() -> None:
+    # asc_set_gm2l1_loop_size: every legal loop1_size combination, every form
+    asc_set_gm2l1_loop_size(1, 1)  # (uint64_t)
+
+
+def check_asc_set_gm2l1_loop1_stride() -> None:
+    # asc_set_gm2l1_loop1_stride: every legal loop1_src_stride combination, every form
+    asc_set_gm2l1_loop1_stride(1, 1)  # (uint64_t)
+
+
+def check_asc_set_gm2l1_loop2_stride() -> None:
+    # asc_set_gm2l1_loop2_stride: every legal loop2_src_stride combination, every form
+    asc_set_gm2l1_loop2_stride(1, 1)  # (uint64_t)
+
+
+def check_asc_set_gm2l1_pad() -> None:
+    # asc_set_gm2l1_pad: every legal pad_val combination, every form
+    asc_set_gm2l1_pad(1)  # (uint32_t)
+
+
+def check_asc_set_gm2l1_nz_para() -> None:
+    # asc_set_gm2l1_nz_para: every legal config combination, every form
+    asc_set_gm2l1_nz_para(1)  # (uint64_t)
+
+
+def check_asc_set_l0c2gm_nz2nd() -> None:
+    # asc_set_l0c2gm_nz2nd: every legal nd_num combination, every form
+    asc_set_l0c2gm_nz2nd(1, 1, 1)  # (uint64_t)
+
+
+def check_asc_set_l0c2gm_config() -> None:
+    # asc_set_l0c2gm_config: every legal relu_pre combination, every form
+    asc_set_l0c2gm_config(1, 1, True)  # (uint64_t)
+
+
+def check_asc_set_l0c2gm_channel_para() -> None:
+    # asc_set_l0c2gm_channel_para: every legal config combination, every form
+    asc_set_l0c2gm_channel_para(1)  # (uint64_t)
+
+
+def check_asc_set_l0c2gm_quant_post() -> None:
+    # asc_set_l0c2gm_quant_post: every legal config combination, every form
+    asc_set_l0c2gm_quant_post(1)  # (uint64_t)
+
+
+def check_asc_set_l0c2gm_relu_alpha() -> None:
+    # asc_set_l0c2gm_relu_alpha: every legal config combination, every form
+    asc_set_l0c2gm_relu_alpha(1)  # (uint64_t)
+
+
+def check_asc_set_l0c2gm_lrelu_alpha() -> None:
+    # asc_set_l0c2gm_lrelu_alpha: every legal config combination, every form
+    asc_set_l0c2gm_lrelu_alpha(1.5)  # (float32_t)
+
+
+def check_asc_set_l0c_copy_prequant() -> None:
+    # asc_set_l0c_copy_prequant: every legal config combination, every form
+    asc_set_l0c_copy_prequant(1)  # (uint64_t)
 
 
 def check_asc_half2int4x2_rn() -> None:

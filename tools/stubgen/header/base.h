@@ -14,6 +14,8 @@
 #define __biasbuf__
 #define __global__
 #define __vector__
+#define __cube__
+#define __mix__(aic, aiv)
 #define __aicore__
 #define __simd_vf__
 #define __simd_callee__
