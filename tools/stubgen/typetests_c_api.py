@@ -34,7 +34,7 @@ from stubgen.common import (
 )
 
 C_TEST_PRELUDE = """\
-from typing import TYPE_CHECKING, assert_type, cast
+from typing import TYPE_CHECKING, Any, assert_type, cast
 
 from ascreg import GlobalMemory, Ref, UnifiedBuffer
 from ascreg._dtypes import (
@@ -45,6 +45,9 @@ from ascreg.c_api import (
     PIPE_S,
     VA0,
     addr_reg,
+    asc_fill_value_config,
+    asc_l13d_fmatrix_config,
+    asc_load3d_v2_config,
     asc_ndim_pad_count_config,
     asc_store_atomic_config,
     asc_update_addr_reg_b16,
@@ -52,7 +55,7 @@ from ascreg.c_api import (
     vector_store_unalign,
 {names}
 )
-from ascreg.machine.cube import CaPtr, CbPtr, CbufPtr, CcPtr
+from ascreg.machine.cube import CaPtr, CbPtr, CbufPtr, CcPtr, FbufPtr
 
 """
 C_TEST_SETUP = """\
@@ -65,6 +68,7 @@ C_TEST_SETUP = """\
     assert_type(a, addr_reg)
     ul = vector_load_unalign()
     us = vector_store_unalign()
+    fb = cast(FbufPtr[Any], None)
 """
 
 
@@ -99,7 +103,10 @@ def c_argument(p: Param, combo: tuple[type[Scalar], ...], mask_ptr: str) -> str:
              "vareg": "VA0",
              "cuload": "ul", "custore": "us", "pipe": "PIPE_S", "anygm": "g_uint8_t",
              "anyub": "p_uint8_t", "anycbuf": "None", "atomiccfg": "asc_store_atomic_config()",
-             "ndimcfg": "asc_ndim_pad_count_config()", "flag": "True", "l2load": "0"}  # fmt: skip
+             "ndimcfg": "asc_ndim_pad_count_config()", "flag": "True", "l2load": "0",
+             "anyfbuf": "fb", "fillcfg": "asc_fill_value_config()",
+             "l13dcfg": "asc_l13d_fmatrix_config()",
+             "load3dcfg": "asc_load3d_v2_config()"}  # fmt: skip
     if p.kind in fixed:
         return fixed[p.kind]
     d = combo[p.arg]
@@ -150,6 +157,7 @@ ARG_SHAPE = {"vec": "reg", "vptr": "ptr", "vptrref": "ref", "vptrval": "ref", "c
              "idx": "int", "count": "ref", "pattern": "int", "areg": "areg", "idx?": "int",
              "cuload": "uload", "custore": "ustore", "pipe": "pipe", "anygm": "gptr",
              "anyub": "ptr", "anycbuf": "cbuf", "atomiccfg": "cfg", "gptr": "gptr",
+             "anyfbuf": "fbuf", "fillcfg": "cfg", "l13dcfg": "cfg", "load3dcfg": "cfg",
              "cbufptr": "cbufptr", "captr": "captr", "cbptr": "cbptr", "ccptr": "ccptr"}  # fmt: skip
 
 
@@ -188,7 +196,9 @@ def c_error_code(spec: OpSpec, args: list[str]) -> str:
 KERNEL_WRONG = {"scalar": "1.5", "pipe": "1", "count": "1", "atomiccfg": "1", "ndimcfg": "1",
                 "anygm": "p_uint8_t", "anyub": "g_uint8_t", "vptr": "g_uint8_t", "flag": "1.5",
                 "l2load": "1.5", "idx": "1.5", "vptrs": "p_uint8_t",
-                "vareg": "1.5", **dict.fromkeys(CUBE_POINTERS, "g_uint8_t")}  # fmt: skip
+                "vareg": "1.5", "anyfbuf": "g_uint8_t", "fillcfg": "1", "l13dcfg": "1",
+                "load3dcfg": "1",
+                **dict.fromkeys(CUBE_POINTERS, "g_uint8_t")}  # fmt: skip
 
 
 def c_kernel_reject_lines(spec: OpSpec) -> Iterator[str]:

@@ -48,6 +48,7 @@ from ascreg.machine.block import BlockContext, current_block
 from ascreg.machine.cube import C0_BYTES, FRACTAL_BYTES, L0C_BYTES, cube_buffers
 from ascreg.machine.memory import Pointer
 from ascreg.machine.sync import COPY_PIPES, PIPE_FIX, PIPE_M, PIPE_MTE1, PIPE_MTE2, Pipe
+from ascreg.machine.sysregs import system_registers
 
 ROWS = core.FRACTAL_ROWS
 
@@ -219,6 +220,7 @@ def run_mmad(
         aligned(ptr, align, role)
     if not (run.m and run.n and run.k):
         return
+    _check_modes(a, b)
     ctx = current_block()
     span = unit_span(c, -(-run.m // ROWS) * -(-run.n // ROWS) * ROWS * ROWS * out.size)
     unit_acquire(ctx, span, run.unit_flag, write=True)
@@ -290,6 +292,257 @@ def _initial(
     if bias is not None:
         return bias.view(nb * ROWS, "reads").reshape(1, -1)
     return core.nz_read(c.view(nb * mb * ROWS * ROWS, "reads"), mb, nb, ROWS, mb * ROWS)
+
+
+# -- burst copies between the cube buffers ---------------------------------------------------------
+
+
+@attrs.frozen
+class Bursts:
+    """The checked bursts of a burst copy: ``count`` bursts of ``nbytes`` bytes.
+
+    ``src_gap`` / ``dst_gap`` bytes lie between the tail of one burst and the head of the next.
+    """
+
+    count: int
+    nbytes: int
+    src_gap: int = 0
+    dst_gap: int = 0
+
+
+def copy_bursts(dst: Pointer[Any], src: Pointer[Any], b: Bursts, pipe: Pipe) -> None:
+    """Copy the bursts *b* from *src* to *dst* as one instruction of *pipe* (bytes as they are).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import uint8_t
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()) as ctx:
+    ...     l1, bt = cube_buffers().pointer("l1", uint8_t, 0), cube_buffers().pointer("bt", uint8_t, 0)
+    ...     l1.write(np.arange(96, dtype=np.uint8)); ctx.tracker.barrier()
+    ...     copy_bursts(bt, l1, Bursts(2, 32, 32, 0), PIPE_MTE1); ctx.tracker.barrier()
+    ...     bt.read(64)[[0, 31, 32, 63]].tolist()
+    [0, 31, 64, 95]
+    """
+    with OnPipe(current_block(), pipe):
+        for i in range(b.count):
+            data = src.offset_bytes(i * (b.nbytes + b.src_gap)).bytes(b.nbytes, "reads").copy()
+            dst.offset_bytes(i * (b.nbytes + b.dst_gap)).bytes(b.nbytes, "writes")[:] = data
+
+
+# -- the transposing L1 -> L0B load ----------------------------------------------------------------
+
+SQUARE_BLOCKS = {1: (2, 1), 2: (1, 1), 4: (1, 2)}
+"""Per element size, the (row blocks, column blocks) of fractals one transposed square holds:
+two 16 x 32 b8 fractals stacked, one 16 x 16 b16 fractal, two 16 x 8 b32 fractals side by side
+(the ``LoadDataWithTranspose`` page's figures and its pseudo-code ``load_data_with_transpose.py``)."""
+
+
+@attrs.frozen
+class TransposeRun:
+    """The checked integers of a transposing load, in fractal units.
+
+    Repeat ``i`` reads the square's fractals ``start + i * src_stride + j * (1 + src_frac_gap)``
+    (``src_frac_gap`` None: the square-unit form, ``(start + i * src_stride) * count + j``) and
+    writes them transposed at ``i * (1 + dst_gap) + j * (1 + dst_frac_gap)``.
+    """
+
+    start: int
+    repeats: int
+    src_stride: int
+    dst_gap: int
+    dst_frac_gap: int
+    src_frac_gap: int | None = None
+
+
+def load_transposed(d: Pointer[Any], s: Pointer[Any], r: TransposeRun) -> None:
+    """Transpose squares of fractals from L1 (*s*) into L0B (*d*) on ``PIPE_MTE1``.
+
+    Each repeat reads one square (its fractals as an NZ window, see :data:`SQUARE_BLOCKS`),
+    transposes it and writes its fractals in NZ order (:class:`TransposeRun`).
+    """
+    if d.dtype is not s.dtype:
+        raise AscregTypeError(
+            f"dst holds {d.dtype.cpp_name} but src holds {s.dtype.cpp_name} (one element type)"
+        )
+    aligned(d, FRACTAL_BYTES, "dst")
+    aligned(s, C0_BYTES, "src")
+    rows, cols = SQUARE_BLOCKS[d.dtype.size]
+    count = rows * cols
+    repeats = np.arange(r.repeats, dtype=np.int64)[:, None]
+    j = np.arange(count, dtype=np.int64)
+    if r.src_frac_gap is None:
+        src_ids = (r.start + repeats * r.src_stride) * count + j
+    else:
+        src_ids = r.start + repeats * r.src_stride + j * (1 + r.src_frac_gap)
+    dst_ids = repeats * (1 + r.dst_gap) + j * (1 + r.dst_frac_gap)
+    if not r.repeats:
+        return
+    with OnPipe(current_block(), PIPE_MTE1):
+        data = fractals(s, int(src_ids.max()) + 1, "reads")[src_ids.reshape(-1)]
+        squares = _transpose_squares(data, d.dtype, rows, cols)
+        fractals(d, int(dst_ids.max()) + 1, "writes")[dst_ids.reshape(-1)] = squares
+
+
+def _transpose_squares(data: Any, dtype: type[Scalar], rows: int, cols: int) -> Any:
+    """Transpose each square of ``rows x cols`` fractals (NZ order); return its fractals."""
+    row = c0(dtype)
+    count = rows * cols
+    out = np.empty_like(data)
+    for first in range(0, data.shape[0], count):
+        flat = np.ascontiguousarray(data[first : first + count]).view(dtype.np_dtype).reshape(-1)
+        square = core.nz_read(flat, rows, cols, row, rows * ROWS).T
+        blocks = np.zeros(flat.size, flat.dtype)
+        core.nz_write(blocks, np.ascontiguousarray(square), row, square.shape[0])
+        out[first : first + count] = blocks.view(np.uint8).reshape(count, FRACTAL_BYTES)
+    return out
+
+
+# -- the cube's mode bits in CTRL -----------------------------------------------------------------
+
+HIF8_MODE, HF32_MODE, HF32_TRANS_MODE, MM_LAYOUT_MODE = 45, 46, 47, 51
+"""The CTRL bits of the multiply-add's modes (the 950 header's ``asc_enable_hif8``,
+``asc_enable_hf32``, ``asc_enable_hf32_trans`` and ``asc_set_mmad_direction_n``): 1 converts
+8-bit operands to hifloat8_t, 1 rounds float operands to HF32, 1 rounds toward zero (0: to
+nearest even), 1 produces results along N first (0: M first; no value changes)."""
+
+
+def cube_mode(bit: int, ctx: BlockContext | None = None) -> bool:
+    """Return CTRL[*bit*] of *ctx* (default: the running block).
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     cube_mode(HF32_MODE)
+    False
+    """
+    return bool(system_registers(ctx).ctrl >> bit & 1)
+
+
+def set_cube_mode(bit: int, on: bool) -> None:
+    """Set CTRL[*bit*] of the running block to *on* (a mode bit: no other bit changes).
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     set_cube_mode(MM_LAYOUT_MODE, True)
+    ...     hex(system_registers().ctrl >> 48)
+    '0x1009'
+    """
+    regs = system_registers()
+    regs.ctrl_bits = regs.ctrl_bits & ~(1 << bit) | int(on) << bit
+
+
+def _check_modes(a: Pointer[Any], b: Pointer[Any]) -> None:
+    """Refuse a multiply-add whose operands a mode would convert in a way the pages leave open."""
+    types = {a.dtype, b.dtype}
+    if cube_mode(HF32_MODE) and float32_t in types:
+        raise UnsupportedError(
+            "float32 operands with HF32 on: cube_compute/asc_enable_hf32.md gives the HF32 format "
+            "by a figure only (see docs/limitations.md); asc_set_fp32_mode turns it off"
+        )
+    if cube_mode(HIF8_MODE) and any(t.size == 1 and t is not hifloat8_t for t in types):
+        raise UnsupportedError(
+            "8-bit operands with HiF8 on: cube_compute/asc_enable_hif8.md does not say how they "
+            "are converted to hifloat8_t (see docs/limitations.md); asc_enable_fp8 turns it off"
+        )
+
+
+# -- the img2col load's registers ------------------------------------------------------------------
+
+
+@attrs.frozen
+class Load3dRepeat:
+    """The img2col load's repeat register.
+
+    ``time`` repeats along height (``mode`` 0) or width (1), ``stride`` apart; ``dst_stride``
+    fractals between the destination's K column blocks.
+
+    Examples
+    --------
+    >>> Load3dRepeat().time
+    1
+    """
+
+    stride: int = 0
+    time: int = 1
+    mode: int = 0
+    dst_stride: int = 0
+
+
+@attrs.frozen
+class PadBits:
+    """A pad register set as a bit code (the C API's ``asc_set_l13d_padding``), not a value.
+
+    Examples
+    --------
+    >>> from ascreg import half
+    >>> float(PadBits(0x3C00).element(half))
+    1.0
+    """
+
+    code: int
+
+    def element(self, dtype: type[Scalar]) -> Any:
+        """Return the pad element of *dtype*: the code's low byte or low 16 bits."""
+        if dtype.size > 2:
+            raise UnsupportedError(
+                f"a {dtype.cpp_name} img2col load padding with a register set by "
+                "asc_set_l13d_padding: cube_datamove/asc_set_l13d_padding.md does not say which "
+                "bits a 32-bit element takes (see docs/limitations.md)"
+            )
+        width = np.uint8 if dtype.size == 1 else np.uint16
+        return np.asarray(self.code & (0xFF if dtype.size == 1 else 0xFFFF), width).view(
+            dtype.np_dtype
+        )[()]
+
+
+@attrs.define
+class Load3dRegisters:
+    """The img2col load's registers of one block (the basic API's and the C API's setters).
+
+    ``fmatrix`` is (height, width, (left, right, top, bottom)) or None; ``pad`` a value (the
+    basic API's ``SetLoadDataPaddingValue``, converted to the load's type) or a
+    :class:`PadBits`; ``fmatrix_b``, ``repeat_b`` and ``padding_b`` are the right matrix's
+    registers, which no modelled load reads (the img2col L1 -> L0B load is not modelled).
+
+    Examples
+    --------
+    >>> Load3dRegisters().repeat
+    Load3dRepeat(stride=0, time=1, mode=0, dst_stride=0)
+    """
+
+    fmatrix: tuple[int, int, tuple[int, ...]] | None = None
+    pad: Any = None
+    repeat: Load3dRepeat = attrs.field(factory=Load3dRepeat)
+    fmatrix_b: tuple[int, int, tuple[int, ...]] | None = None
+    repeat_b: int = 0
+    padding_b: int = 0
+
+
+LOAD3D_STATE = "load3d"
+"""The key of a block's :class:`Load3dRegisters` in ``BlockContext.state``."""
+
+
+def load3d_registers(ctx: BlockContext | None = None) -> Load3dRegisters:
+    """Return the img2col registers of *ctx* (default: the running block), made on first use.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     load3d_registers().fmatrix is None
+    True
+    """
+    ctx = current_block() if ctx is None else ctx
+    found = ctx.state.get(LOAD3D_STATE)
+    if found is None:
+        found = ctx.state[LOAD3D_STATE] = Load3dRegisters()
+    assert isinstance(found, Load3dRegisters)
+    return found
 
 
 # -- GM -> L1 with an ND -> NZ / DN -> NZ conversion ----------------------------------------------

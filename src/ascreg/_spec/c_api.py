@@ -13,6 +13,8 @@ Examples
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from ascreg._dtypes import (
@@ -727,6 +729,81 @@ def _cube_rows() -> list[OpSpec]:
     return rows
 
 
+# ---- the cube unit's L1 side (issue 29): L1 -> BT / FB, asc_fill_l1, the transposing L1 -> L0B
+# load, the multiply-add's mode registers (ascreg.c_api.cube_l1; the Ascend 950 pages under
+# cube_datamove/ and cube_compute/).
+
+BT_TYPES = (bfloat16_t, half, float32_t, int32_t)
+"""``asc_copy_l12bt``'s typed ``src`` overloads (the page's order; ``void*`` takes any)."""
+L12BT_BURST = ("scalar dst:1", "cbufptr src", "scalar conv_control:3", "scalar n_burst:3",
+               "scalar len_burst:3", "scalar source_gap:3", "scalar dst_gap:3")  # fmt: skip
+L12FB_BURST = ("anyfbuf dst", "anycbuf src", "scalar n_burst:1", "scalar len_burst:1",
+               "scalar src_gap_size:1", "scalar dst_gap_size:1")  # fmt: skip
+FILL_L1_TYPES = tuple((t, v) for t in (int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t,
+                                         float32_t) for v in (uint32_t, half))  # fmt: skip
+"""``asc_fill_l1``'s (dst, value) types, ``uint32_t`` (an int) before ``half`` (a float: an int
+fits it too) so each overload can match; the page's ``bfloat16_t`` value overload for a
+``bfloat16_t`` dst is the ``half`` one to a type checker (the runtime takes a bfloat16 value)."""
+L12L0B_TRANS_TYPES = (bfloat16_t, fp8_e4m3fn_t, fp8_e5m2_t, half, float32_t, hifloat8_t,
+                      int32_t, int8_t, uint32_t, uint8_t, int4b_t, fp4x2_e2m1_t,
+                      fp4x2_e1m2_t)  # fmt: skip
+"""``asc_copy_l12l0b_trans``'s element types (the page's order)."""
+L12L0B_TRANS_PARAMS = ("cbptr dst", "cbufptr src", "scalar index_id:1", "scalar repeat:2",
+                       "scalar src_stride:1", "scalar dst_gap:1", "scalar dst_frac_gap:1",
+                       "scalar src_frac_gap:1")  # fmt: skip
+MMAD_S4_PARAMS = ("ccptr c_matrix", "captr a_matrix:1", "cbptr b_matrix:1",
+                  "scalar left_height:2", "scalar n_dim:2", "scalar right_width:2",
+                  "scalar unit_flag:3", "flag k_direction_align", "flag c_matrix_source",
+                  "flag c_matrix_init_val")  # fmt: skip
+CUBE_MODE_SETTERS = ("asc_set_mmad_direction_m", "asc_set_mmad_direction_n", "asc_enable_hf32",
+                     "asc_set_fp32_mode", "asc_enable_fp8", "asc_enable_hif8")  # fmt: skip
+"""The multiply-add's mode setters (``void name()``)."""
+
+
+def _cube_l1_rows() -> list[OpSpec]:
+    """Build the rows of ``ascreg.c_api.cube_l1``."""
+
+    def cube(*args: Any, **kwargs: Any) -> OpSpec:
+        return _kernel(*args, module="cube_l1", **kwargs)
+
+    bt = tuple((t, uint64_t, uint32_t, uint16_t) for t in BT_TYPES)
+    bt_page, fb_page = (
+        "asc_copy_l12bt/asc_copy_l12bt_arch_3510",
+        "asc_copy_l12fb/asc_copy_l12fb_arch_3510",
+    )
+    size_bt = ("scalar dst:1", "cbufptr src", "scalar size:2")
+    size_fb = ("anyfbuf dst", "anycbuf src", "scalar size")
+    fill = ("cbufptr dst", "scalar value:1", "fillcfg config")
+    trans = tuple((t, uint16_t, uint8_t) for t in L12L0B_TRANS_TYPES)
+    trans_page = "asc_copy_l12l0b_trans/asc_copy_l12l0b_trans_arch_3510"
+    rows = [
+        cube("asc_copy_l12bt", "cube_datamove", size_bt, bt[0], page=bt_page,
+                more_combos=bt[1:], more_forms=(("burst", L12BT_BURST),)),
+        cube("asc_copy_l12bt_sync", "cube_datamove", size_bt, bt[0][:3], page=bt_page,
+                more_combos=tuple(c[:3] for c in bt[1:])),
+        cube("asc_copy_l12fb", "cube_datamove", size_fb, (uint32_t, uint16_t), page=fb_page,
+                more_forms=(("burst", L12FB_BURST),)),
+        cube("asc_copy_l12fb_sync", "cube_datamove", size_fb, (uint32_t,), page=fb_page),
+        *(cube(name, "cube_datamove", fill, FILL_L1_TYPES[0], page="asc_fill_l1",
+                  more_combos=FILL_L1_TYPES[1:]) for name in ("asc_fill_l1", "asc_fill_l1_sync")),
+        *(cube(name, "cube_datamove", L12L0B_TRANS_PARAMS, trans[0], page=trans_page,
+                  more_combos=trans[1:], family="copy_l12l0b_trans")
+          for name in ("asc_copy_l12l0b_trans", "asc_copy_l12l0b_trans_sync")),
+        *(cube(name, "cube_compute", (), (uint64_t,)) for name in CUBE_MODE_SETTERS),
+        cube("asc_enable_hf32_trans", "cube_compute", ("scalar mode",), (uint32_t,)),
+        *(cube(name, "cube_compute", MMAD_S4_PARAMS, (int32_t, int4b_t, uint16_t, uint8_t),
+                  page="asc_mmad", family="mmad_s4") for name in ("asc_mmad_s4", "asc_mmad_s4_sync")),
+        *(cube(name, "cube_datamove", ("l13dcfg config",), (uint64_t,))
+          for name in ("asc_set_l13d_fmatrix", "asc_set_l13d_fmatrix_b")),
+        cube("asc_set_l13d_padding", "cube_datamove", ("scalar config",), (uint64_t,),
+             more_combos=((half,),)),
+        cube("asc_set_l13d_rpt", "cube_datamove", ("load3dcfg config",), (uint64_t,)),
+        *(cube(name, "sys_var", ("scalar config",), (uint64_t,))
+          for name in ("asc_set_l3d_rpt_b", "asc_set_l12l0_padding_val")),
+    ]  # fmt: skip
+    return rows
+
+
 # ---- the cube unit: GM -> L1 and L0C -> GM / UB / L1 copies and their registers (issue 29) ----
 # cube_datamove/asc_copy_gm2l1*, asc_copy_l0c2*, the asc_set_gm2l1_* / asc_set_l0c2gm_* register
 # pages (cube_datamove, cube_compute, sys_var), on ascreg._frontend.cube / .fixpipe like the
@@ -1109,6 +1186,7 @@ C_API_ROWS: tuple[OpSpec, ...] = (
     *_transto5hd_rows(),
     *_movement_rows(),
     *_cube_rows(),
+    *_cube_l1_rows(),
     *_cube_copy_rows(),
 )
 """The C API rows, in the order the stubs and type tests list them."""

@@ -92,6 +92,14 @@ from ascreg.basic._cube import (
     QuantMode_t,
     SetFixPipeConfig,
 )
+from ascreg.basic._cube_modes import (
+    HF32Mode,
+    HF32TransMode,
+    SetHF32Mode,
+    SetHF32TransMode,
+    SetMMColumnMajor,
+    SetMMRowMajor,
+)
 from ascreg.basic._datatype import *  # noqa: F403 (the DataType / Format members; its __all__)
 from ascreg.basic._events import (
     QUE_MAX_EVENT,
@@ -349,6 +357,8 @@ __all__ = [
     "EVENT_ID5",
     "EVENT_ID6",
     "EVENT_ID7",
+    "HF32Mode",
+    "HF32TransMode",
     "IS_RESER_LOAD3D_DEFAULT_CONFIG",
     "MAX_ALLOCATED_PER_POSITION",
     "MAX_BUFFERS",
@@ -363,6 +373,10 @@ __all__ = [
     "PIPE_V",
     "QUE_MAX_EVENT",
     "SELMODE",
+    "SetHF32Mode",
+    "SetHF32TransMode",
+    "SetMMColumnMajor",
+    "SetMMRowMajor",
     "__VEC_SCOPE__",
     "Abs",
     "AbsSub",

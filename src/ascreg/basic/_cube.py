@@ -56,15 +56,18 @@ from ascreg._frontend.cube import (
     ND2NZ_LIMITS,
     ROWS,
     SMALL_C0,
+    Bursts,
     MmadRun,
     NzCopy,
     OnPipe,
+    TransposeRun,
     Window,
     aligned,
-    c0,
+    copy_bursts,
     copy_to_nz,
     fractals,
     load_2d,
+    load_transposed,
     mmad_types,
     run_mmad,
     unit_acquire,
@@ -93,16 +96,14 @@ from ascreg.basic._template import (
     member_of,
 )
 from ascreg.basic._tensor import GlobalTensor, LocalTensor
-from ascreg.core import cube as core
 from ascreg.errors import AscregError, AscregTypeError, UnsupportedError
 from ascreg.machine.block import BlockContext, current_block
 from ascreg.machine.cube import C0_BYTES, FRACTAL_BYTES, POSITION_BUFFERS
-from ascreg.machine.memory import GmPtr, Pointer
+from ascreg.machine.memory import GmPtr, Pointer, UbPtr
 from ascreg.machine.sync import PIPE_FIX, PIPE_MTE1, PIPE_MTE2, Pipe
 
 _OnPipe = OnPipe
 _aligned = aligned
-_c0 = c0
 _fractals = fractals
 
 
@@ -620,14 +621,11 @@ def _block_copy(dst: Pointer[Any], src: Pointer[Any], params: Any, pipe: Pipe) -
             raise AscregError(
                 f"count {params} x {dst.dtype.size} bytes is not a positive multiple of 32"
             )
-    ctx = current_block()
-    with _OnPipe(ctx, pipe):
+    if isinstance(src, GmPtr):
+        ctx = current_block()
         for i in range(count):
-            data = src.offset_bytes(i * (nbytes + gaps[0]))
-            if isinstance(data, GmPtr):
-                _track_gm(ctx, data, nbytes, write=False)
-            block = data.bytes(nbytes, "reads").copy()
-            dst.offset_bytes(i * (nbytes + gaps[1])).bytes(nbytes, "writes")[:] = block
+            _track_gm(ctx, src.offset_bytes(i * (nbytes + gaps[0])), nbytes, write=False)
+    copy_bursts(dst, src, Bursts(count, nbytes, gaps[0], gaps[1]), pipe)
 
 
 # -- LoadData ----------------------------------------------------------------------------------
@@ -740,10 +738,6 @@ class LoadData2dTransposeParamsV2:
     addrMode: int = 0
 
 
-SQUARE_BLOCKS = {1: (2, 1), 2: (1, 1), 4: (1, 2)}
-"""Per element size, the (row blocks, column blocks) of fractals one transposed square holds:
-two 16 x 32 b8 fractals stacked, one 16 x 16 b16 fractal, two 16 x 8 b32 fractals side by side
-(the page's figures and its pseudo-code ``load_data_with_transpose.py``)."""
 TRANSPOSE_LIMITS = {"startIndex": (0, 65535), "repeatTimes": (0, 255), "srcStride": (0, 65535), "dstGap": (0, 65535), "dstFracGap": (0, 65535)}  # fmt: skip
 """Ranges of the ``LoadData2dTransposeParams[V2]`` fields."""
 
@@ -754,9 +748,9 @@ def LoadDataWithTranspose(
     """``LoadDataWithTranspose(dst, src, LoadData2dTransposeParams[V2])``: L1 -> L0B (MTE1).
 
     Each repeat reads one square of the source (its fractals as an NZ window, see
-    ``SQUARE_BLOCKS``), transposes it and writes its fractals in NZ order, the first at
-    ``i * (1 + dstGap)`` fractals and the next ``1 + dstFracGap`` fractals apart. The Ascend 950
-    has the L1 -> L0B path only.
+    ``ascreg._frontend.cube.SQUARE_BLOCKS``), transposes it and writes its fractals in NZ
+    order, the first at ``i * (1 + dstGap)`` fractals and the next ``1 + dstFracGap`` fractals
+    apart. The Ascend 950 has the L1 -> L0B path only.
 
     Examples
     --------
@@ -777,12 +771,6 @@ def LoadDataWithTranspose(
     _ascreg_call = "LoadDataWithTranspose"
     d = _local(dst, "dst", ("B2",))
     s = _local(src, "src", ("B1", "A1"))
-    if d.dtype is not s.dtype:
-        raise AscregTypeError(
-            f"dst holds {d.dtype.cpp_name} but src holds {s.dtype.cpp_name} (one template T)"
-        )
-    _aligned(d, FRACTAL_BYTES, "dst")
-    _aligned(s, C0_BYTES, "src")
     v2 = isinstance(loadDataParams, LoadData2dTransposeParamsV2)
     if not (v2 or isinstance(loadDataParams, LoadData2dTransposeParams)):
         raise AscregTypeError(
@@ -791,36 +779,11 @@ def LoadDataWithTranspose(
     f = _fields(loadDataParams, TRANSPOSE_LIMITS)
     if loadDataParams.addrMode:
         raise UnsupportedError("addrMode 1 (decreasing source addresses) is not emulated")
-    rows, cols = SQUARE_BLOCKS[d.dtype.size]
-    count = rows * cols
-    repeats = np.arange(f["repeatTimes"], dtype=np.int64)[:, None]
-    j = np.arange(count, dtype=np.int64)
-    if v2:
-        gap = operands.in_range(loadDataParams.srcFracGap, "srcFracGap", 0, 65535)
-        src_ids = f["startIndex"] + repeats * f["srcStride"] + j * (1 + gap)
-    else:
-        src_ids = (f["startIndex"] + repeats * f["srcStride"]) * count + j
-    dst_ids = repeats * (1 + f["dstGap"]) + j * (1 + f["dstFracGap"])
-    if not repeats.size:
-        return
-    with _OnPipe(current_block(), PIPE_MTE1):
-        data = _fractals(s, int(src_ids.max()) + 1, "reads")[src_ids.reshape(-1)]
-        squares = _transpose_squares(data, d.dtype, rows, cols)
-        _fractals(d, int(dst_ids.max()) + 1, "writes")[dst_ids.reshape(-1)] = squares
-
-
-def _transpose_squares(data: Any, dtype: type[Scalar], rows: int, cols: int) -> Any:
-    """Transpose each square of ``rows x cols`` fractals (NZ order); return its fractals."""
-    c0 = _c0(dtype)
-    count = rows * cols
-    out = np.empty_like(data)
-    for first in range(0, data.shape[0], count):
-        flat = np.ascontiguousarray(data[first : first + count]).view(dtype.np_dtype).reshape(-1)
-        square = core.nz_read(flat, rows, cols, c0, rows * ROWS).T
-        blocks = np.zeros(flat.size, flat.dtype)
-        core.nz_write(blocks, np.ascontiguousarray(square), c0, square.shape[0])
-        out[first : first + count] = blocks.view(np.uint8).reshape(count, FRACTAL_BYTES)
-    return out
+    gap = operands.in_range(loadDataParams.srcFracGap, "srcFracGap", 0, 65535) if v2 else None
+    run = TransposeRun(
+        f["startIndex"], f["repeatTimes"], f["srcStride"], f["dstGap"], f["dstFracGap"], gap
+    )
+    load_transposed(d, s, run)
 
 
 # -- Mmad --------------------------------------------------------------------------------------
@@ -888,7 +851,7 @@ def _bias(tensor: Any, out: type[Scalar]) -> Pointer[Any]:
 
 
 def _Fixpipe(
-    dst: GlobalTensor[Any],
+    dst: GlobalTensor[Any] | LocalTensor[Any],
     src: LocalTensor[Any],
     *args: Any,
     dstT: type[Scalar] | None = None,
@@ -897,10 +860,16 @@ def _Fixpipe(
 ) -> None:
     """``Fixpipe<T, U, config>(dst, src[, cbufWorkspace], FixpipeParamsArch3510<config.format>)``.
 
-    Moves L0C to GM on PIPE_FIX: ``Fixpipe[half, float32_t, CFG_NZ](dst, src, params)`` checks
+    Moves L0C to GM (a ``GlobalTensor`` *dst*), to L1 (a ``LocalTensor`` at ``A1`` / ``B1`` /
+    ``C1``, 32-byte aligned; the "L0C到L1" page) or to UB on PIPE_FIX:
+    ``Fixpipe[half, float32_t, CFG_NZ](dst, src, params)`` checks
     that *dst* holds ``T``, *src* holds ``U`` and the params are
-    ``FixpipeParamsArch3510<config.format>``, and refuses ``config.isToUB`` (a GM destination);
+    ``FixpipeParamsArch3510<config.format>`` (``config.isToUB`` exactly when *dst* is in UB);
     a plain call takes the layout of its params (where C++ would default to ``CFG_ROW_MAJOR``).
+    A UB *dst* (32-byte aligned; the "L0C到UB" page) needs a ``config`` with ``isToUB`` true and
+    is the tensor's own UB: ``subBlockId`` / ``dualDstCtl`` other than 0 raise
+    :class:`~ascreg.errors.UnsupportedError` (as ``asc_copy_l0c2ub``'s ``sub_blockid`` /
+    ``dual_dst_ctl``). Channel split and the store-atomic modes apply to GM only.
 
     Reads ``mSize x nSize`` of the NZ matrix in L0C (``srcStride`` rows between its column
     blocks), applies ``reluEn`` (``max(x, 0)``) and the ``quantPre`` cast (round to nearest
@@ -931,10 +900,6 @@ def _Fixpipe(
     [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
     """
     _ascreg_call = "Fixpipe"
-    if not isinstance(dst, GlobalTensor):
-        raise AscregTypeError(
-            "ascreg's Fixpipe moves L0C to GM (a GlobalTensor dst); L0C -> UB / L1 is not emulated"
-        )
     if len(args) not in (1, 2) or not isinstance(
         args[-1], FixpipeParamsArch3510 | FixpipeParamsV220
     ):
@@ -942,13 +907,15 @@ def _Fixpipe(
             "Fixpipe takes (dst, src, params) or (dst, src, cbufWorkspace, params), the params "
             "a FixpipeParamsArch3510 or a FixpipeParamsV220"
         )
-    s, d, p = _local(src, "src", ("CO1",)), dst.GetPhyAddr(), args[-1]
+    s, d, p = _local(src, "src", ("CO1",)), _fixpipe_dst(dst), args[-1]
     if isinstance(p, FixpipeParamsV220):  # its layout is the config's (C++: CFG_ROW_MAJOR)
         p = p.as_arch3510((config or CFG_ROW_MAJOR).format, d.dtype.size)
     p = _braced(p)
-    _check_config(d.dtype, s.dtype, p, dstT, srcT, config)
+    _check_config(d.dtype, s.dtype, p, dstT, srcT, config, isinstance(d, UbPtr))
     _aligned(s, 64, "src")
     out = _fix_out(p)
+    if out.channel_split and not isinstance(d, GmPtr):
+        raise AscregError("isChannelSplit applies to L0C -> GM only (the L0C -> L1 page)")
     check_split(s.dtype, d.dtype, out)
     flag = _fixpipe_unit_flag(p)
     if not (out.m and out.n and out.count):
@@ -995,6 +962,22 @@ def _fixpipe_extent(out: FixOut) -> int:
     """Return the L0C elements a Fixpipe's reads span from its src (its unit-flag blocks)."""
     rows, cols = np.arange(out.m, dtype=np.int64)[:, None], np.arange(out.n, dtype=np.int64)
     return max(int(fix_offsets(out, rows, cols, i, 4)[0].max()) + 1 for i in range(out.count))
+
+
+FIXPIPE_L1 = ("A1", "B1", "C1")
+"""The L1 positions a Fixpipe may write (the "Fixpipe（L0C到L1数据搬运）" page names C1)."""
+
+
+def _fixpipe_dst(dst: Any) -> Pointer[Any]:
+    """Return the pointer of a Fixpipe's *dst*: GM, L1 or UB (those 32-byte aligned)."""
+    if isinstance(dst, GlobalTensor):
+        return dst.GetPhyAddr()
+    if isinstance(dst, LocalTensor) and isinstance(dst.GetPhyAddr(), UbPtr):
+        d: Pointer[Any] = dst.GetPhyAddr()
+    else:
+        d = _local(dst, "dst", FIXPIPE_L1)
+    _aligned(d, C0_BYTES, "dst")
+    return d
 
 
 Fixpipe = function_template(
@@ -1060,26 +1043,47 @@ def _check_config(
     dstT: type[Scalar] | None,
     srcT: type[Scalar] | None,
     config: FixpipeConfig | None,
+    to_ub: bool = False,
 ) -> None:
-    """Check the template arguments of ``Fixpipe<T, U, config>`` against its operands."""
+    """Check the template arguments of ``Fixpipe<T, U, config>`` against its operands.
+
+    A move to UB needs ``config.isToUB`` (the L0C -> UB page: ``CFG_ROW_MAJOR`` and the other
+    constants may not be used) and no dual destination or other sub-block.
+    """
     for role, held, wanted in (("dst", dst, dstT), ("src", src, srcT)):
         if wanted is not None and held is not wanted:
             raise AscregTypeError(
                 f"{role} holds {held.cpp_name} but the template argument says {wanted.cpp_name}"
             )
+    if to_ub:
+        _check_to_ub(p, config)
     if config is None:
         return
-    if config.isToUB:
-        raise AscregTypeError(
-            "config.isToUB is true (an L0C -> UB move) but dst is a GlobalTensor; ascreg "
-            "emulates Fixpipe to GM only"
-        )
+    if config.isToUB and not to_ub:
+        raise AscregTypeError("config.isToUB is true (an L0C -> UB move) but dst is in GM or L1")
     if p.format is not config.format:
         raise AscregTypeError(
             f"config.format is CO2Layout::{config.format.name}, so the params must be "
             f"FixpipeParamsArch3510<CO2Layout::{config.format.name}>, got "
             f"FixpipeParamsArch3510<CO2Layout::{p.format.name}>"
         )
+
+
+def _check_to_ub(p: FixpipeParamsArch3510, config: FixpipeConfig | None) -> None:
+    """Check an L0C -> UB move: ``isToUB`` set, one destination, sub-block 0."""
+    if config is None or not config.isToUB:
+        raise AscregTypeError(
+            "a UB dst needs Fixpipe[T, U, config] with config.isToUB true (the L0C -> UB page: "
+            "e.g. FixpipeConfig(CO2Layout.ROW_MAJOR, True)); got "
+            f"{'no config' if config is None else config}"
+        )
+    for field in ("dualDstCtl", "subBlockId"):
+        if getattr(p, field):
+            raise UnsupportedError(
+                f"{field} {getattr(p, field)!r}: ascreg's Fixpipe to UB writes the dst tensor's "
+                "own UB (as asc_copy_l0c2ub does); a dual destination or another sub-block's UB "
+                "is not emulated (see docs/limitations.md)"
+            )
 
 
 def _converter(src: type[Scalar], dst: type[Scalar], p: FixpipeParamsArch3510, work: Any) -> Any:

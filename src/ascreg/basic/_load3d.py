@@ -54,7 +54,7 @@ from ascreg._dtypes import (
     uint32_t,
 )
 from ascreg._frontend import operands
-from ascreg._frontend.cube import ROWS
+from ascreg._frontend.cube import ROWS, Load3dRepeat, PadBits, load3d_registers
 from ascreg.basic._cube import (
     _aligned,
     _fields,
@@ -71,7 +71,7 @@ from ascreg.basic._template import (
 )
 from ascreg.basic._tensor import LocalTensor
 from ascreg.errors import AscregError, AscregTypeError, UnsupportedError
-from ascreg.machine.block import BlockContext, current_block
+from ascreg.machine.block import current_block
 from ascreg.machine.constants import PAD_SIZE
 from ascreg.machine.cube import C0_BYTES, FRACTAL_BYTES
 from ascreg.machine.sync import PIPE_MTE1
@@ -269,43 +269,6 @@ RAW_PAD = (hifloat8_t, fp8_e5m2_t, fp8_e4m3fn_t)
 # -- the registers -----------------------------------------------------------------------------
 
 
-@attrs.define
-class Load3dRegisters:
-    """The img2col load's registers of one block: feature map, pad value and repeat.
-
-    Examples
-    --------
-    >>> Load3dRegisters().repeat
-    LoadDataRepeatParam(repeatStride=0, repeatTime=1, repeatMode=0, dstStride=0)
-    """
-
-    fmatrix: tuple[int, int, tuple[int, ...]] | None = None
-    pad: Any = None
-    repeat: LoadDataRepeatParam = attrs.field(factory=LoadDataRepeatParam)
-
-
-LOAD3D_STATE = "load3d"
-"""The key of a block's :class:`Load3dRegisters` in ``BlockContext.state``."""
-
-
-def load3d_registers(ctx: BlockContext | None = None) -> Load3dRegisters:
-    """Return the img2col registers of *ctx* (default: the running block), made on first use.
-
-    Examples
-    --------
-    >>> from ascreg.machine.block import BlockContext, block
-    >>> with block(BlockContext()):
-    ...     load3d_registers().fmatrix is None
-    True
-    """
-    ctx = current_block() if ctx is None else ctx
-    found = ctx.state.get(LOAD3D_STATE)
-    if found is None:
-        found = ctx.state[LOAD3D_STATE] = Load3dRegisters()
-    assert isinstance(found, Load3dRegisters)
-    return found
-
-
 def _pad_list(pad_list: Any, role: str) -> tuple[int, ...]:
     values = tuple(pad_list)
     if len(values) != PAD_SIZE:
@@ -367,13 +330,21 @@ def SetLoadDataRepeat(repeatParams: LoadDataRepeatParam) -> None:
     >>> from ascreg.machine.block import BlockContext, block
     >>> with block(BlockContext()):
     ...     SetLoadDataRepeat(LoadDataRepeatParam(0, 1, 0, 4))
-    ...     load3d_registers().repeat.dstStride
+    ...     load3d_registers().repeat.dst_stride
     4
     """
     _ascreg_call = "SetLoadDataRepeat"
     if not isinstance(repeatParams, LoadDataRepeatParam):
         raise AscregTypeError(f"repeatParams must be LoadDataRepeatParam, got {repeatParams!r}")
-    load3d_registers().repeat = LoadDataRepeatParam(**_fields(repeatParams, REPEAT_LIMITS))
+    _set_repeat(repeatParams)
+
+
+def _set_repeat(params: LoadDataRepeatParam | LoadDataRepeatParamWithStride) -> None:
+    """Check *params* and write them to the img2col load's repeat register."""
+    f = _fields(params, REPEAT_LIMITS)
+    load3d_registers().repeat = Load3dRepeat(
+        f["repeatStride"], f["repeatTime"], f["repeatMode"], f["dstStride"]
+    )
 
 
 def SetLoadDataRepeatWithStride(repeatParams: LoadDataRepeatParamWithStride) -> None:
@@ -387,7 +358,7 @@ def SetLoadDataRepeatWithStride(repeatParams: LoadDataRepeatParamWithStride) -> 
     >>> from ascreg.machine.block import BlockContext, block
     >>> with block(BlockContext()):
     ...     SetLoadDataRepeatWithStride(LoadDataRepeatParamWithStride(1, 1, 0, 5))
-    ...     load3d_registers().repeat.dstStride
+    ...     load3d_registers().repeat.dst_stride
     5
     """
     _ascreg_call = "SetLoadDataRepeatWithStride"
@@ -395,7 +366,7 @@ def SetLoadDataRepeatWithStride(repeatParams: LoadDataRepeatParamWithStride) -> 
         raise AscregTypeError(
             f"repeatParams must be LoadDataRepeatParamWithStride, got {repeatParams!r:.60}"
         )
-    load3d_registers().repeat = LoadDataRepeatParam(**_fields(repeatParams, REPEAT_LIMITS))
+    _set_repeat(repeatParams)
 
 
 # -- the img2col load --------------------------------------------------------------------------
@@ -477,11 +448,11 @@ def _load3d(dst: Any, src: Any, p: LoadData3DParamsV2, config: IsResetLoad3dConf
     kernel = (f["filterH"] + 256 * bool(p.filterSizeH), f["filterW"] + 256 * bool(p.filterSizeW))
     if not (height and width and f["channelSize"] and f["kExtension"] and f["mExtension"]):
         return
-    if 0 in kernel or not repeat.repeatTime:
+    if 0 in kernel or not repeat.time:
         return
-    if repeat.repeatTime > 1:
+    if repeat.time > 1:
         raise UnsupportedError(
-            f"repeatTime {repeat.repeatTime}: where the repeats of an img2col load land is "
+            f"repeatTime {repeat.time}: where the repeats of an img2col load land is "
             f"defined by figures only ({LOAD3D_PAGE}, Repeat Mode); ascreg models repeatTime 1"
         )
     c0 = C0_BYTES // dtype.size
@@ -507,7 +478,7 @@ def _load3d(dst: Any, src: Any, p: LoadData3DParamsV2, config: IsResetLoad3dConf
         values = img2col_window(fmap, g, pad, rows[:, None], cols[None, :])
         if _transposing(d, p):  # the window's transpose, its rows (pixels) in column blocks
             values = values.T
-        _write_nz(d, values, c0, repeat.dstStride)
+        _write_nz(d, values, c0, repeat.dst_stride)
 
 
 def _transposing(d: Any, p: LoadData3DParamsV2) -> bool:
@@ -550,7 +521,13 @@ def _register(value: Any, what: str, setter: str) -> Any:
 
 
 def _pad_value(value: Any, dtype: type[Scalar]) -> Any:
-    """Convert a pad value to *dtype* (the raw byte for the fp8 and hifloat8 types)."""
+    """Convert a pad value to *dtype* (the raw byte for the fp8 and hifloat8 types).
+
+    A :class:`~ascreg._frontend.cube.PadBits` (set by the C API's ``asc_set_l13d_padding``) is
+    the register's code: its low byte for 8-bit types, its low 16 bits for 16-bit types.
+    """
+    if isinstance(value, PadBits):
+        return value.element(dtype)
     if dtype in RAW_PAD:
         code = operands.in_range(value, "padValue (a raw byte for this T)", 0, 255)
         return np.asarray(code, np.uint8).view(dtype.np_dtype)[()]

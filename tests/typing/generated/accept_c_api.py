@@ -2,7 +2,7 @@
 # Regenerate with `nox -s stubs` (or `python tools/gen_stubs.py`).
 # Type test: checked by mypy and pyright (nox -s typing), never run.
 
-from typing import TYPE_CHECKING, assert_type, cast
+from typing import TYPE_CHECKING, Any, assert_type, cast
 
 from ascreg import GlobalMemory, Ref, UnifiedBuffer
 from ascreg._dtypes import (
@@ -32,6 +32,9 @@ from ascreg.c_api import (
     PIPE_S,
     VA0,
     addr_reg,
+    asc_fill_value_config,
+    asc_l13d_fmatrix_config,
+    asc_load3d_v2_config,
     asc_ndim_pad_count_config,
     asc_store_atomic_config,
     asc_update_addr_reg_b16,
@@ -148,12 +151,18 @@ from ascreg.c_api import (
     asc_copy_l0c2l1,
     asc_copy_l0c2ub,
     asc_copy_l0c2ub_sync,
+    asc_copy_l12bt,
+    asc_copy_l12bt_sync,
+    asc_copy_l12fb,
+    asc_copy_l12fb_sync,
     asc_copy_l12l0a,
     asc_copy_l12l0a_sync,
     asc_copy_l12l0a_transpose,
     asc_copy_l12l0a_transpose_sync,
     asc_copy_l12l0b,
     asc_copy_l12l0b_sync,
+    asc_copy_l12l0b_trans,
+    asc_copy_l12l0b_trans_sync,
     asc_copy_l12l0b_transpose,
     asc_copy_l12l0b_transpose_sync,
     asc_copy_ub2l1,
@@ -194,6 +203,10 @@ from ascreg.c_api import (
     asc_e5m22float_v2,
     asc_e5m22float_v3,
     asc_e5m22float_v4,
+    asc_enable_fp8,
+    asc_enable_hf32,
+    asc_enable_hf32_trans,
+    asc_enable_hif8,
     asc_eq,
     asc_eq_scalar,
     asc_exp,
@@ -201,6 +214,8 @@ from ascreg.c_api import (
     asc_exp_sub_v2,
     asc_ffs,
     asc_ffz,
+    asc_fill_l1,
+    asc_fill_l1_sync,
     asc_float2bfloat16_rd,
     asc_float2bfloat16_rd_sat,
     asc_float2bfloat16_rd_sat_v2,
@@ -585,6 +600,8 @@ from ascreg.c_api import (
     asc_min,
     asc_min_scalar,
     asc_mmad,
+    asc_mmad_s4,
+    asc_mmad_s4_sync,
     asc_mmad_sync,
     asc_mrgsort4,
     asc_mrgsort4_sync,
@@ -637,6 +654,7 @@ from ascreg.c_api import (
     asc_set_atomic_none,
     asc_set_ctrl,
     asc_set_ffts_base_addr,
+    asc_set_fp32_mode,
     asc_set_gm2l1_loop1_stride,
     asc_set_gm2l1_loop2_stride,
     asc_set_gm2l1_loop_size,
@@ -652,6 +670,14 @@ from ascreg.c_api import (
     asc_set_l0c2gm_quant_post,
     asc_set_l0c2gm_relu_alpha,
     asc_set_l0c_copy_prequant,
+    asc_set_l12l0_padding_val,
+    asc_set_l13d_fmatrix,
+    asc_set_l13d_fmatrix_b,
+    asc_set_l13d_padding,
+    asc_set_l13d_rpt,
+    asc_set_l3d_rpt_b,
+    asc_set_mmad_direction_m,
+    asc_set_mmad_direction_n,
     asc_set_ndim_loop0_stride,
     asc_set_ndim_loop1_stride,
     asc_set_ndim_loop2_stride,
@@ -769,7 +795,7 @@ from ascreg.c_api import (
     vector_uint64_t,
     vector_uint8_t,
 )
-from ascreg.machine.cube import CaPtr, CbPtr, CbufPtr, CcPtr
+from ascreg.machine.cube import CaPtr, CbPtr, CbufPtr, CcPtr, FbufPtr
 
 
 if TYPE_CHECKING:  # read by the checkers; importing the file runs nothing
@@ -782,6 +808,7 @@ if TYPE_CHECKING:  # read by the checkers; importing the file runs nothing
     assert_type(a, addr_reg)
     ul = vector_load_unalign()
     us = vector_store_unalign()
+    fb = cast(FbufPtr[Any], None)
     p_bool_ = ub.alloc(bool_, 256)
     pr_bool_ = Ref(p_bool_)
     g_bool_ = gm.alloc(bool_, 256)
@@ -3974,6 +4001,183 @@ def check_asc_mmad_sync() -> None:
     asc_mmad_sync(ccptr_float32_t, captr_fp8_e5m2_t, cbptr_fp8_e4m3fn_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e5m2_t, fp8_e4m3fn_t, uint16_t, uint8_t)
     asc_mmad_sync(ccptr_float32_t, captr_fp8_e5m2_t, cbptr_fp8_e5m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e5m2_t, fp8_e5m2_t, uint16_t, uint8_t)
     asc_mmad_sync(ccptr_float32_t, captr_hifloat8_t, cbptr_hifloat8_t, 1, 1, 1, 1, True, True, True)  # (float32_t, hifloat8_t, hifloat8_t, uint16_t, uint8_t)
+
+
+def check_asc_copy_l12bt() -> None:
+    # asc_copy_l12bt: every legal src, dst, size, conv_control combination, every form
+    asc_copy_l12bt(1, cbufptr_bfloat16_t, 1)  # (bfloat16_t, uint64_t, uint32_t, uint16_t)
+    asc_copy_l12bt(1, cbufptr_half, 1)  # (half, uint64_t, uint32_t, uint16_t)
+    asc_copy_l12bt(1, cbufptr_float32_t, 1)  # (float32_t, uint64_t, uint32_t, uint16_t)
+    asc_copy_l12bt(1, cbufptr_int32_t, 1)  # (int32_t, uint64_t, uint32_t, uint16_t)
+    asc_copy_l12bt(1, cbufptr_bfloat16_t, 1, 1, 1, 1, 1)  # burst (bfloat16_t, uint64_t, uint32_t, uint16_t)
+    asc_copy_l12bt(1, cbufptr_half, 1, 1, 1, 1, 1)  # burst (half, uint64_t, uint32_t, uint16_t)
+    asc_copy_l12bt(1, cbufptr_float32_t, 1, 1, 1, 1, 1)  # burst (float32_t, uint64_t, uint32_t, uint16_t)
+    asc_copy_l12bt(1, cbufptr_int32_t, 1, 1, 1, 1, 1)  # burst (int32_t, uint64_t, uint32_t, uint16_t)
+
+
+def check_asc_copy_l12bt_sync() -> None:
+    # asc_copy_l12bt_sync: every legal src, dst, size combination, every form
+    asc_copy_l12bt_sync(1, cbufptr_bfloat16_t, 1)  # (bfloat16_t, uint64_t, uint32_t)
+    asc_copy_l12bt_sync(1, cbufptr_half, 1)  # (half, uint64_t, uint32_t)
+    asc_copy_l12bt_sync(1, cbufptr_float32_t, 1)  # (float32_t, uint64_t, uint32_t)
+    asc_copy_l12bt_sync(1, cbufptr_int32_t, 1)  # (int32_t, uint64_t, uint32_t)
+
+
+def check_asc_copy_l12fb() -> None:
+    # asc_copy_l12fb: every legal size, n_burst combination, every form
+    asc_copy_l12fb(fb, None, 1)  # (uint32_t, uint16_t)
+    asc_copy_l12fb(fb, None, 1, 1, 1, 1)  # burst (uint32_t, uint16_t)
+
+
+def check_asc_copy_l12fb_sync() -> None:
+    # asc_copy_l12fb_sync: every legal size combination, every form
+    asc_copy_l12fb_sync(fb, None, 1)  # (uint32_t)
+
+
+def check_asc_fill_l1() -> None:
+    # asc_fill_l1: every legal dst, value combination, every form
+    asc_fill_l1(cbufptr_int16_t, 1, asc_fill_value_config())  # (int16_t, uint32_t)
+    asc_fill_l1(cbufptr_int16_t, 1.5, asc_fill_value_config())  # (int16_t, half)
+    asc_fill_l1(cbufptr_uint16_t, 1, asc_fill_value_config())  # (uint16_t, uint32_t)
+    asc_fill_l1(cbufptr_uint16_t, 1.5, asc_fill_value_config())  # (uint16_t, half)
+    asc_fill_l1(cbufptr_half, 1, asc_fill_value_config())  # (half, uint32_t)
+    asc_fill_l1(cbufptr_half, 1.5, asc_fill_value_config())  # (half, half)
+    asc_fill_l1(cbufptr_bfloat16_t, 1, asc_fill_value_config())  # (bfloat16_t, uint32_t)
+    asc_fill_l1(cbufptr_bfloat16_t, 1.5, asc_fill_value_config())  # (bfloat16_t, half)
+    asc_fill_l1(cbufptr_int32_t, 1, asc_fill_value_config())  # (int32_t, uint32_t)
+    asc_fill_l1(cbufptr_int32_t, 1.5, asc_fill_value_config())  # (int32_t, half)
+    asc_fill_l1(cbufptr_uint32_t, 1, asc_fill_value_config())  # (uint32_t, uint32_t)
+    asc_fill_l1(cbufptr_uint32_t, 1.5, asc_fill_value_config())  # (uint32_t, half)
+    asc_fill_l1(cbufptr_float32_t, 1, asc_fill_value_config())  # (float32_t, uint32_t)
+    asc_fill_l1(cbufptr_float32_t, 1.5, asc_fill_value_config())  # (float32_t, half)
+
+
+def check_asc_fill_l1_sync() -> None:
+    # asc_fill_l1_sync: every legal dst, value combination, every form
+    asc_fill_l1_sync(cbufptr_int16_t, 1, asc_fill_value_config())  # (int16_t, uint32_t)
+    asc_fill_l1_sync(cbufptr_int16_t, 1.5, asc_fill_value_config())  # (int16_t, half)
+    asc_fill_l1_sync(cbufptr_uint16_t, 1, asc_fill_value_config())  # (uint16_t, uint32_t)
+    asc_fill_l1_sync(cbufptr_uint16_t, 1.5, asc_fill_value_config())  # (uint16_t, half)
+    asc_fill_l1_sync(cbufptr_half, 1, asc_fill_value_config())  # (half, uint32_t)
+    asc_fill_l1_sync(cbufptr_half, 1.5, asc_fill_value_config())  # (half, half)
+    asc_fill_l1_sync(cbufptr_bfloat16_t, 1, asc_fill_value_config())  # (bfloat16_t, uint32_t)
+    asc_fill_l1_sync(cbufptr_bfloat16_t, 1.5, asc_fill_value_config())  # (bfloat16_t, half)
+    asc_fill_l1_sync(cbufptr_int32_t, 1, asc_fill_value_config())  # (int32_t, uint32_t)
+    asc_fill_l1_sync(cbufptr_int32_t, 1.5, asc_fill_value_config())  # (int32_t, half)
+    asc_fill_l1_sync(cbufptr_uint32_t, 1, asc_fill_value_config())  # (uint32_t, uint32_t)
+    asc_fill_l1_sync(cbufptr_uint32_t, 1.5, asc_fill_value_config())  # (uint32_t, half)
+    asc_fill_l1_sync(cbufptr_float32_t, 1, asc_fill_value_config())  # (float32_t, uint32_t)
+    asc_fill_l1_sync(cbufptr_float32_t, 1.5, asc_fill_value_config())  # (float32_t, half)
+
+
+def check_asc_copy_l12l0b_trans() -> None:
+    # asc_copy_l12l0b_trans: every legal dst, index_id, repeat combination, every form
+    asc_copy_l12l0b_trans(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1)  # (bfloat16_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans(cbptr_fp8_e4m3fn_t, cbufptr_fp8_e4m3fn_t, 1, 1, 1, 1, 1, 1)  # (fp8_e4m3fn_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans(cbptr_fp8_e5m2_t, cbufptr_fp8_e5m2_t, 1, 1, 1, 1, 1, 1)  # (fp8_e5m2_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans(cbptr_half, cbufptr_half, 1, 1, 1, 1, 1, 1)  # (half, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans(cbptr_float32_t, cbufptr_float32_t, 1, 1, 1, 1, 1, 1)  # (float32_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans(cbptr_hifloat8_t, cbufptr_hifloat8_t, 1, 1, 1, 1, 1, 1)  # (hifloat8_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans(cbptr_int32_t, cbufptr_int32_t, 1, 1, 1, 1, 1, 1)  # (int32_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans(cbptr_int8_t, cbufptr_int8_t, 1, 1, 1, 1, 1, 1)  # (int8_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans(cbptr_uint32_t, cbufptr_uint32_t, 1, 1, 1, 1, 1, 1)  # (uint32_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans(cbptr_uint8_t, cbufptr_uint8_t, 1, 1, 1, 1, 1, 1)  # (uint8_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans(cbptr_int4b_t, cbufptr_int4b_t, 1, 1, 1, 1, 1, 1)  # (int4b_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans(cbptr_fp4x2_e2m1_t, cbufptr_fp4x2_e2m1_t, 1, 1, 1, 1, 1, 1)  # (fp4x2_e2m1_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans(cbptr_fp4x2_e1m2_t, cbufptr_fp4x2_e1m2_t, 1, 1, 1, 1, 1, 1)  # (fp4x2_e1m2_t, uint16_t, uint8_t)
+
+
+def check_asc_copy_l12l0b_trans_sync() -> None:
+    # asc_copy_l12l0b_trans_sync: every legal dst, index_id, repeat combination, every form
+    asc_copy_l12l0b_trans_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1)  # (bfloat16_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans_sync(cbptr_fp8_e4m3fn_t, cbufptr_fp8_e4m3fn_t, 1, 1, 1, 1, 1, 1)  # (fp8_e4m3fn_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans_sync(cbptr_fp8_e5m2_t, cbufptr_fp8_e5m2_t, 1, 1, 1, 1, 1, 1)  # (fp8_e5m2_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans_sync(cbptr_half, cbufptr_half, 1, 1, 1, 1, 1, 1)  # (half, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans_sync(cbptr_float32_t, cbufptr_float32_t, 1, 1, 1, 1, 1, 1)  # (float32_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans_sync(cbptr_hifloat8_t, cbufptr_hifloat8_t, 1, 1, 1, 1, 1, 1)  # (hifloat8_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans_sync(cbptr_int32_t, cbufptr_int32_t, 1, 1, 1, 1, 1, 1)  # (int32_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans_sync(cbptr_int8_t, cbufptr_int8_t, 1, 1, 1, 1, 1, 1)  # (int8_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans_sync(cbptr_uint32_t, cbufptr_uint32_t, 1, 1, 1, 1, 1, 1)  # (uint32_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans_sync(cbptr_uint8_t, cbufptr_uint8_t, 1, 1, 1, 1, 1, 1)  # (uint8_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans_sync(cbptr_int4b_t, cbufptr_int4b_t, 1, 1, 1, 1, 1, 1)  # (int4b_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans_sync(cbptr_fp4x2_e2m1_t, cbufptr_fp4x2_e2m1_t, 1, 1, 1, 1, 1, 1)  # (fp4x2_e2m1_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans_sync(cbptr_fp4x2_e1m2_t, cbufptr_fp4x2_e1m2_t, 1, 1, 1, 1, 1, 1)  # (fp4x2_e1m2_t, uint16_t, uint8_t)
+
+
+def check_asc_set_mmad_direction_m() -> None:
+    # asc_set_mmad_direction_m: every legal T combination, every form
+    asc_set_mmad_direction_m()  # (uint64_t)
+
+
+def check_asc_set_mmad_direction_n() -> None:
+    # asc_set_mmad_direction_n: every legal T combination, every form
+    asc_set_mmad_direction_n()  # (uint64_t)
+
+
+def check_asc_enable_hf32() -> None:
+    # asc_enable_hf32: every legal T combination, every form
+    asc_enable_hf32()  # (uint64_t)
+
+
+def check_asc_set_fp32_mode() -> None:
+    # asc_set_fp32_mode: every legal T combination, every form
+    asc_set_fp32_mode()  # (uint64_t)
+
+
+def check_asc_enable_fp8() -> None:
+    # asc_enable_fp8: every legal T combination, every form
+    asc_enable_fp8()  # (uint64_t)
+
+
+def check_asc_enable_hif8() -> None:
+    # asc_enable_hif8: every legal T combination, every form
+    asc_enable_hif8()  # (uint64_t)
+
+
+def check_asc_enable_hf32_trans() -> None:
+    # asc_enable_hf32_trans: every legal mode combination, every form
+    asc_enable_hf32_trans(1)  # (uint32_t)
+
+
+def check_asc_mmad_s4() -> None:
+    # asc_mmad_s4: every legal c_matrix, a_matrix, left_height, unit_flag combination, every form
+    asc_mmad_s4(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1, True, True, True)  # (int32_t, int4b_t, uint16_t, uint8_t)
+
+
+def check_asc_mmad_s4_sync() -> None:
+    # asc_mmad_s4_sync: every legal c_matrix, a_matrix, left_height, unit_flag combination, every form
+    asc_mmad_s4_sync(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1, True, True, True)  # (int32_t, int4b_t, uint16_t, uint8_t)
+
+
+def check_asc_set_l13d_fmatrix() -> None:
+    # asc_set_l13d_fmatrix: every legal T combination, every form
+    asc_set_l13d_fmatrix(asc_l13d_fmatrix_config())  # (uint64_t)
+
+
+def check_asc_set_l13d_fmatrix_b() -> None:
+    # asc_set_l13d_fmatrix_b: every legal T combination, every form
+    asc_set_l13d_fmatrix_b(asc_l13d_fmatrix_config())  # (uint64_t)
+
+
+def check_asc_set_l13d_padding() -> None:
+    # asc_set_l13d_padding: every legal config combination, every form
+    asc_set_l13d_padding(1)  # (uint64_t)
+    asc_set_l13d_padding(1.5)  # (half)
+
+
+def check_asc_set_l13d_rpt() -> None:
+    # asc_set_l13d_rpt: every legal T combination, every form
+    asc_set_l13d_rpt(asc_load3d_v2_config())  # (uint64_t)
+
+
+def check_asc_set_l3d_rpt_b() -> None:
+    # asc_set_l3d_rpt_b: every legal config combination, every form
+    asc_set_l3d_rpt_b(1)  # (uint64_t)
+
+
+def check_asc_set_l12l0_padding_val() -> None:
+    # asc_set_l12l0_padding_val: every legal config combination, every form
+    asc_set_l12l0_padding_val(1)  # (uint64_t)
 
 
 def check_asc_copy_gm2l1_nd2nz() -> None:

@@ -2,7 +2,7 @@
 # Regenerate with `nox -s stubs` (or `python tools/gen_stubs.py`).
 # Type test: checked by mypy and pyright (nox -s typing), never run.
 
-from typing import TYPE_CHECKING, assert_type, cast
+from typing import TYPE_CHECKING, Any, assert_type, cast
 
 from ascreg import GlobalMemory, Ref, UnifiedBuffer
 from ascreg._dtypes import (
@@ -32,6 +32,9 @@ from ascreg.c_api import (
     PIPE_S,
     VA0,
     addr_reg,
+    asc_fill_value_config,
+    asc_l13d_fmatrix_config,
+    asc_load3d_v2_config,
     asc_ndim_pad_count_config,
     asc_store_atomic_config,
     asc_update_addr_reg_b16,
@@ -148,12 +151,18 @@ from ascreg.c_api import (
     asc_copy_l0c2l1,
     asc_copy_l0c2ub,
     asc_copy_l0c2ub_sync,
+    asc_copy_l12bt,
+    asc_copy_l12bt_sync,
+    asc_copy_l12fb,
+    asc_copy_l12fb_sync,
     asc_copy_l12l0a,
     asc_copy_l12l0a_sync,
     asc_copy_l12l0a_transpose,
     asc_copy_l12l0a_transpose_sync,
     asc_copy_l12l0b,
     asc_copy_l12l0b_sync,
+    asc_copy_l12l0b_trans,
+    asc_copy_l12l0b_trans_sync,
     asc_copy_l12l0b_transpose,
     asc_copy_l12l0b_transpose_sync,
     asc_copy_ub2l1,
@@ -194,6 +203,10 @@ from ascreg.c_api import (
     asc_e5m22float_v2,
     asc_e5m22float_v3,
     asc_e5m22float_v4,
+    asc_enable_fp8,
+    asc_enable_hf32,
+    asc_enable_hf32_trans,
+    asc_enable_hif8,
     asc_eq,
     asc_eq_scalar,
     asc_exp,
@@ -201,6 +214,8 @@ from ascreg.c_api import (
     asc_exp_sub_v2,
     asc_ffs,
     asc_ffz,
+    asc_fill_l1,
+    asc_fill_l1_sync,
     asc_float2bfloat16_rd,
     asc_float2bfloat16_rd_sat,
     asc_float2bfloat16_rd_sat_v2,
@@ -585,6 +600,8 @@ from ascreg.c_api import (
     asc_min,
     asc_min_scalar,
     asc_mmad,
+    asc_mmad_s4,
+    asc_mmad_s4_sync,
     asc_mmad_sync,
     asc_mrgsort4,
     asc_mrgsort4_sync,
@@ -637,6 +654,7 @@ from ascreg.c_api import (
     asc_set_atomic_none,
     asc_set_ctrl,
     asc_set_ffts_base_addr,
+    asc_set_fp32_mode,
     asc_set_gm2l1_loop1_stride,
     asc_set_gm2l1_loop2_stride,
     asc_set_gm2l1_loop_size,
@@ -652,6 +670,14 @@ from ascreg.c_api import (
     asc_set_l0c2gm_quant_post,
     asc_set_l0c2gm_relu_alpha,
     asc_set_l0c_copy_prequant,
+    asc_set_l12l0_padding_val,
+    asc_set_l13d_fmatrix,
+    asc_set_l13d_fmatrix_b,
+    asc_set_l13d_padding,
+    asc_set_l13d_rpt,
+    asc_set_l3d_rpt_b,
+    asc_set_mmad_direction_m,
+    asc_set_mmad_direction_n,
     asc_set_ndim_loop0_stride,
     asc_set_ndim_loop1_stride,
     asc_set_ndim_loop2_stride,
@@ -769,7 +795,7 @@ from ascreg.c_api import (
     vector_uint64_t,
     vector_uint8_t,
 )
-from ascreg.machine.cube import CaPtr, CbPtr, CbufPtr, CcPtr
+from ascreg.machine.cube import CaPtr, CbPtr, CbufPtr, CcPtr, FbufPtr
 
 
 if TYPE_CHECKING:  # read by the checkers; importing the file runs nothing
@@ -782,6 +808,7 @@ if TYPE_CHECKING:  # read by the checkers; importing the file runs nothing
     assert_type(a, addr_reg)
     ul = vector_load_unalign()
     us = vector_store_unalign()
+    fb = cast(FbufPtr[Any], None)
     p_bool_ = ub.alloc(bool_, 256)
     pr_bool_ = Ref(p_bool_)
     g_bool_ = gm.alloc(bool_, 256)
@@ -13863,6 +13890,133 @@ def check_asc_mmad_sync() -> None:
     asc_mmad_sync(ccptr_int32_t, captr_int8_t, cbptr_int8_t, 1, 1, 1, 1, 1.5, True, True)  # type: ignore[call-overload]  # pyright: ignore  # disable_gemv: 1.5
     asc_mmad_sync(ccptr_int32_t, captr_int8_t, cbptr_int8_t, 1, 1, 1, 1, True, 1.5, True)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix_source: 1.5
     asc_mmad_sync(ccptr_int32_t, captr_int8_t, cbptr_int8_t, 1, 1, 1, 1, True, True, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix_init_val: 1.5
+
+
+def check_asc_copy_l12bt() -> None:
+    # asc_copy_l12bt: every illegal combination of src, dst, size, conv_control, every form
+    asc_copy_l12bt(1.5, cbufptr_bfloat16_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst: 1.5
+    asc_copy_l12bt(1, g_uint8_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12bt(1, cbufptr_bfloat16_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # size: 1.5
+
+
+def check_asc_copy_l12bt_sync() -> None:
+    # asc_copy_l12bt_sync: every illegal combination of src, dst, size, every form
+    asc_copy_l12bt_sync(1.5, cbufptr_bfloat16_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst: 1.5
+    asc_copy_l12bt_sync(1, g_uint8_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12bt_sync(1, cbufptr_bfloat16_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # size: 1.5
+
+
+def check_asc_copy_l12fb() -> None:
+    # asc_copy_l12fb: every illegal combination of size, n_burst, every form
+    asc_copy_l12fb(g_uint8_t, None, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_l12fb(fb, None, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # size: 1.5
+
+
+def check_asc_copy_l12fb_sync() -> None:
+    # asc_copy_l12fb_sync: every illegal combination of size, every form
+    asc_copy_l12fb_sync(g_uint8_t, None, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_l12fb_sync(fb, None, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # size: 1.5
+
+
+def check_asc_fill_l1() -> None:
+    # asc_fill_l1: every illegal combination of dst, value, every form
+    asc_fill_l1(g_uint8_t, 1, asc_fill_value_config())  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_fill_l1(cbufptr_int16_t, None, asc_fill_value_config())  # type: ignore[call-overload]  # pyright: ignore  # value: None
+    asc_fill_l1(cbufptr_int16_t, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # config: 1
+
+
+def check_asc_fill_l1_sync() -> None:
+    # asc_fill_l1_sync: every illegal combination of dst, value, every form
+    asc_fill_l1_sync(g_uint8_t, 1, asc_fill_value_config())  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_fill_l1_sync(cbufptr_int16_t, None, asc_fill_value_config())  # type: ignore[call-overload]  # pyright: ignore  # value: None
+    asc_fill_l1_sync(cbufptr_int16_t, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # config: 1
+
+
+def check_asc_copy_l12l0b_trans() -> None:
+    # asc_copy_l12l0b_trans: every illegal combination of dst, index_id, repeat, every form
+    asc_copy_l12l0b_trans(g_uint8_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_l12l0b_trans(cbptr_bfloat16_t, g_uint8_t, 1, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12l0b_trans(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1.5, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # index_id: 1.5
+    asc_copy_l12l0b_trans(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1.5, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # repeat: 1.5
+    asc_copy_l12l0b_trans(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1.5, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # src_stride: 1.5
+    asc_copy_l12l0b_trans(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1.5, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst_gap: 1.5
+    asc_copy_l12l0b_trans(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1.5, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst_frac_gap: 1.5
+    asc_copy_l12l0b_trans(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # src_frac_gap: 1.5
+
+
+def check_asc_copy_l12l0b_trans_sync() -> None:
+    # asc_copy_l12l0b_trans_sync: every illegal combination of dst, index_id, repeat, every form
+    asc_copy_l12l0b_trans_sync(g_uint8_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_l12l0b_trans_sync(cbptr_bfloat16_t, g_uint8_t, 1, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12l0b_trans_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1.5, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # index_id: 1.5
+    asc_copy_l12l0b_trans_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1.5, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # repeat: 1.5
+    asc_copy_l12l0b_trans_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1.5, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # src_stride: 1.5
+    asc_copy_l12l0b_trans_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1.5, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst_gap: 1.5
+    asc_copy_l12l0b_trans_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1.5, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst_frac_gap: 1.5
+    asc_copy_l12l0b_trans_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # src_frac_gap: 1.5
+
+
+def check_asc_enable_hf32_trans() -> None:
+    # asc_enable_hf32_trans: every illegal combination of mode, every form
+    asc_enable_hf32_trans(1.5)  # type: ignore[arg-type]  # pyright: ignore  # mode: 1.5
+
+
+def check_asc_mmad_s4() -> None:
+    # asc_mmad_s4: every illegal combination of c_matrix, a_matrix, left_height, unit_flag, every form
+    asc_mmad_s4(g_uint8_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # c_matrix: g_uint8_t
+    asc_mmad_s4(ccptr_int32_t, g_uint8_t, cbptr_int4b_t, 1, 1, 1, 1, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # a_matrix: g_uint8_t
+    asc_mmad_s4(ccptr_int32_t, captr_int4b_t, g_uint8_t, 1, 1, 1, 1, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # b_matrix: g_uint8_t
+    asc_mmad_s4(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1.5, 1, 1, 1, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # left_height: 1.5
+    asc_mmad_s4(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1.5, 1, 1, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # n_dim: 1.5
+    asc_mmad_s4(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1.5, 1, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # right_width: 1.5
+    asc_mmad_s4(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1.5, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # unit_flag: 1.5
+    asc_mmad_s4(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1, 1.5, True, True)  # type: ignore[arg-type]  # pyright: ignore  # k_direction_align: 1.5
+    asc_mmad_s4(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1, True, 1.5, True)  # type: ignore[arg-type]  # pyright: ignore  # c_matrix_source: 1.5
+    asc_mmad_s4(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1, True, True, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # c_matrix_init_val: 1.5
+
+
+def check_asc_mmad_s4_sync() -> None:
+    # asc_mmad_s4_sync: every illegal combination of c_matrix, a_matrix, left_height, unit_flag, every form
+    asc_mmad_s4_sync(g_uint8_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # c_matrix: g_uint8_t
+    asc_mmad_s4_sync(ccptr_int32_t, g_uint8_t, cbptr_int4b_t, 1, 1, 1, 1, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # a_matrix: g_uint8_t
+    asc_mmad_s4_sync(ccptr_int32_t, captr_int4b_t, g_uint8_t, 1, 1, 1, 1, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # b_matrix: g_uint8_t
+    asc_mmad_s4_sync(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1.5, 1, 1, 1, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # left_height: 1.5
+    asc_mmad_s4_sync(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1.5, 1, 1, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # n_dim: 1.5
+    asc_mmad_s4_sync(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1.5, 1, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # right_width: 1.5
+    asc_mmad_s4_sync(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1.5, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # unit_flag: 1.5
+    asc_mmad_s4_sync(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1, 1.5, True, True)  # type: ignore[arg-type]  # pyright: ignore  # k_direction_align: 1.5
+    asc_mmad_s4_sync(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1, True, 1.5, True)  # type: ignore[arg-type]  # pyright: ignore  # c_matrix_source: 1.5
+    asc_mmad_s4_sync(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1, True, True, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # c_matrix_init_val: 1.5
+
+
+def check_asc_set_l13d_fmatrix() -> None:
+    # asc_set_l13d_fmatrix: every illegal combination of T, every form
+    asc_set_l13d_fmatrix(1)  # type: ignore[arg-type]  # pyright: ignore  # config: 1
+
+
+def check_asc_set_l13d_fmatrix_b() -> None:
+    # asc_set_l13d_fmatrix_b: every illegal combination of T, every form
+    asc_set_l13d_fmatrix_b(1)  # type: ignore[arg-type]  # pyright: ignore  # config: 1
+
+
+def check_asc_set_l13d_padding() -> None:
+    # asc_set_l13d_padding: every illegal combination of config, every form
+    asc_set_l13d_padding(None)  # type: ignore[call-overload]  # pyright: ignore  # config: None
+
+
+def check_asc_set_l13d_rpt() -> None:
+    # asc_set_l13d_rpt: every illegal combination of T, every form
+    asc_set_l13d_rpt(1)  # type: ignore[arg-type]  # pyright: ignore  # config: 1
+
+
+def check_asc_set_l3d_rpt_b() -> None:
+    # asc_set_l3d_rpt_b: every illegal combination of config, every form
+    asc_set_l3d_rpt_b(1.5)  # type: ignore[arg-type]  # pyright: ignore  # config: 1.5
+
+
+def check_asc_set_l12l0_padding_val() -> None:
+    # asc_set_l12l0_padding_val: every illegal combination of config, every form
+    asc_set_l12l0_padding_val(1.5)  # type: ignore[arg-type]  # pyright: ignore  # config: 1.5
 
 
 def check_asc_copy_gm2l1_nd2nz() -> None:

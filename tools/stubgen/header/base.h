@@ -10,6 +10,8 @@
 #define __ca__
 #define __cb__
 #define __cc__
+#define __fbuf__
+#define __biasbuf__
 #define __global__
 #define __vector__
 #define __cube__
