@@ -445,12 +445,12 @@ def _soft_sync(
     flag = gm.GetPhyAddr(place * slots)
     with _polled(ctx):
         flag.write([int(flag.read(1)[0]) + 1])
-    kind = f"SyncAll(gmWorkspace, ubWorkspace, {usedCores})"
+    form = f"SyncAll(gmWorkspace, ubWorkspace, {usedCores})"
     if aivs is None:
         participants: Any = range(total)
     else:
         participants = tuple(c.member for c in aivs if c.logical < total)
-    _arrive(ctx, Barrier(kind, participants))
+    _arrive(ctx, Barrier(form, participants))
     with _polled(ctx):
         ub.GetPhyAddr().write(gm.GetPhyAddr().read(total * slots))
     ctx.tracker.barrier()

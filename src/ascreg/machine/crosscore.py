@@ -305,7 +305,7 @@ class CrossCoreFlags:
         for target in self._group(core, AIC, True) if mode == 2 else group:
             self._raise(target, "ffts", flag, done)
 
-    def meet(self, members: set[int] | list[int]) -> None:
+    def meet(self, members: list[int]) -> None:
         """Order the cores *members* after each other's work so far (a barrier they all reached).
 
         Examples
