@@ -119,6 +119,7 @@ C_MODULE_SURFACE = {
     ],
     "c_api/scalar": [],
     "c_api/cube": [],
+    "c_api/cube_mx": [],
     "c_api/memvector": [
         "from collections.abc import Sequence",
         "",

@@ -90,6 +90,7 @@ from ascreg.basic._cube import (
     Nz2NdParams,
     QuantMode_t,
 )
+from ascreg.basic._cube_mx import MmadMx
 from ascreg.basic._datatype import *  # noqa: F403 (the DataType / Format members; its __all__)
 from ascreg.basic._events import (
     QUE_MAX_EVENT,
@@ -475,6 +476,7 @@ __all__ = [
     "Min",
     "Mins",
     "Mmad",
+    "MmadMx",
     "MmadParams",
     "Mul",
     "MulAddDst",

@@ -7,8 +7,8 @@ feature-map and padding descriptions are registers: the load sets them from its 
 ``IsResetLoad3dConfig`` says otherwise, when ``SetFmatrix`` and ``SetLoadDataPaddingValue``
 (or an earlier load) set them; ``SetLoadDataRepeat`` sets the repeat and the ``dstStride`` of
 the destination. What the page defines only by figures (the transposing and L0B forms, repeats)
-raises :class:`~ascreg.errors.UnsupportedError`, as does the MX load (``LoadData2DMxParams``);
-docs/limitations.md lists them.
+raises :class:`~ascreg.errors.UnsupportedError`; docs/limitations.md lists them. The MX load
+(``LoadData2DMxParams``) is :mod:`ascreg.basic._cube_mx`'s.
 
 Examples
 --------
@@ -59,6 +59,7 @@ from ascreg.basic._cube import (
     _local,
     _OnPipe,
 )
+from ascreg.basic._cube_mx import load_data_mx
 from ascreg.basic._template import (
     TYPENAME,
     ClassTemplate,
@@ -75,7 +76,6 @@ from ascreg.machine.sync import PIPE_MTE1
 
 LOAD3D_PAGE = "LoadData_3D.md"
 """The asc-devkit page of the img2col load (basic API, matrix compute, moves in)."""
-MX_PAGE = "LoadData_2D_MX.md"
 """The asc-devkit page of the MX load."""
 
 
@@ -573,7 +573,7 @@ class LoadData2DMxParams:
 
     ``xStep`` fractals along M from ``xStartPosition`` and ``yStep`` 32-byte units along K from
     ``yStartPosition``; ``srcStride`` / ``dstStride`` are the distances of consecutive fractals
-    in 32-byte units. The MX load itself is not modelled (:func:`LoadData` raises).
+    in 32-byte units (:func:`ascreg.basic._cube_mx.load_data_mx`).
 
     Examples
     --------
@@ -606,7 +606,8 @@ def _LoadData(
     its 16 x C0 fractals in column blocks ``dstStride`` fractals apart, ``dstStride`` from
     ``SetLoadDataRepeat``). *defaultConfig* (``IsResetLoad3dConfig``) says whether the img2col
     load sets its feature-map and pad registers. ``LoadData(dst, src, srcMx, params,
-    LoadData2DMxParams)``, the MX load, raises :class:`~ascreg.errors.UnsupportedError`.
+    LoadData2DMxParams)`` is the MX load (:func:`ascreg.basic._cube_mx.load_data_mx`): the
+    matrix as the 2D V2 load, its scales to the L0A_MX / L0B_MX buffer.
 
     Examples
     --------
@@ -629,10 +630,8 @@ def _LoadData(
     """
     _ascreg_call = "LoadData"
     if len(args) == 3 and isinstance(args[2], LoadData2DMxParams):
-        raise UnsupportedError(
-            f"the MX LoadData (with LoadData2DMxParams) is not modelled: it fills the L0A_MX / "
-            f"L0B_MX scale buffers, which ascreg does not emulate ({MX_PAGE}; docs/limitations.md)"
-        )
+        load_data_mx(dst, src, *args)
+        return
     if len(args) != 1:
         raise AscregTypeError(
             "LoadData takes (dst, src, params) or (dst, src, srcMx, LoadData2DParamsV2, "

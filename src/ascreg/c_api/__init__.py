@@ -194,6 +194,14 @@ from ascreg.c_api.cube import (
     asc_mmad,
     asc_mmad_sync,
 )
+from ascreg.c_api.cube_mx import (
+    asc_copy_l12l0a_mx,
+    asc_copy_l12l0a_mx_sync,
+    asc_copy_l12l0b_mx,
+    asc_copy_l12l0b_mx_sync,
+    asc_mmad_mx,
+    asc_mmad_mx_sync,
+)
 from ascreg.c_api.datamove import (
     asc_load,
     asc_loadalign,
@@ -552,10 +560,14 @@ __all__ = [
     "asc_copy_gm2ub_align_sync",
     "asc_copy_gm2ub_sync",
     "asc_copy_l12l0a",
+    "asc_copy_l12l0a_mx",
+    "asc_copy_l12l0a_mx_sync",
     "asc_copy_l12l0a_sync",
     "asc_copy_l12l0a_transpose",
     "asc_copy_l12l0a_transpose_sync",
     "asc_copy_l12l0b",
+    "asc_copy_l12l0b_mx",
+    "asc_copy_l12l0b_mx_sync",
     "asc_copy_l12l0b_sync",
     "asc_copy_l12l0b_transpose",
     "asc_copy_l12l0b_transpose_sync",
@@ -638,6 +650,8 @@ __all__ = [
     "asc_min",
     "asc_min_scalar",
     "asc_mmad",
+    "asc_mmad_mx",
+    "asc_mmad_mx_sync",
     "asc_mmad_sync",
     "asc_mul",
     "asc_mul_scalar",

@@ -136,10 +136,14 @@ from ascreg.c_api import (
     asc_clz,
     asc_copy,
     asc_copy_l12l0a,
+    asc_copy_l12l0a_mx,
+    asc_copy_l12l0a_mx_sync,
     asc_copy_l12l0a_sync,
     asc_copy_l12l0a_transpose,
     asc_copy_l12l0a_transpose_sync,
     asc_copy_l12l0b,
+    asc_copy_l12l0b_mx,
+    asc_copy_l12l0b_mx_sync,
     asc_copy_l12l0b_sync,
     asc_copy_l12l0b_transpose,
     asc_copy_l12l0b_transpose_sync,
@@ -572,6 +576,8 @@ from ascreg.c_api import (
     asc_min,
     asc_min_scalar,
     asc_mmad,
+    asc_mmad_mx,
+    asc_mmad_mx_sync,
     asc_mmad_sync,
     asc_mrgsort4,
     asc_mrgsort4_sync,
@@ -3949,6 +3955,50 @@ def check_asc_mmad_sync() -> None:
     asc_mmad_sync(ccptr_float32_t, captr_fp8_e5m2_t, cbptr_fp8_e4m3fn_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e5m2_t, fp8_e4m3fn_t, uint16_t, uint8_t)
     asc_mmad_sync(ccptr_float32_t, captr_fp8_e5m2_t, cbptr_fp8_e5m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e5m2_t, fp8_e5m2_t, uint16_t, uint8_t)
     asc_mmad_sync(ccptr_float32_t, captr_hifloat8_t, cbptr_hifloat8_t, 1, 1, 1, 1, True, True, True)  # (float32_t, hifloat8_t, hifloat8_t, uint16_t, uint8_t)
+
+
+def check_asc_copy_l12l0a_mx() -> None:
+    # asc_copy_l12l0a_mx: every legal dst, src, x_start_pos, x_step combination, every form
+    asc_copy_l12l0a_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1)  # (uint64_t, fp8_e8m0_t, uint16_t, uint8_t)
+
+
+def check_asc_copy_l12l0a_mx_sync() -> None:
+    # asc_copy_l12l0a_mx_sync: every legal dst, src, x_start_pos, x_step combination, every form
+    asc_copy_l12l0a_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1)  # (uint64_t, fp8_e8m0_t, uint16_t, uint8_t)
+
+
+def check_asc_copy_l12l0b_mx() -> None:
+    # asc_copy_l12l0b_mx: every legal dst, src, x_start_pos, x_step combination, every form
+    asc_copy_l12l0b_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1)  # (uint64_t, fp8_e8m0_t, uint16_t, uint8_t)
+
+
+def check_asc_copy_l12l0b_mx_sync() -> None:
+    # asc_copy_l12l0b_mx_sync: every legal dst, src, x_start_pos, x_step combination, every form
+    asc_copy_l12l0b_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1)  # (uint64_t, fp8_e8m0_t, uint16_t, uint8_t)
+
+
+def check_asc_mmad_mx() -> None:
+    # asc_mmad_mx: every legal c_matrix, a_matrix, b_matrix, left_height, unit_flag combination, every form
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp4x2_e1m2_t, fp4x2_e1m2_t, uint16_t, uint8_t)
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e2m1_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp4x2_e1m2_t, fp4x2_e2m1_t, uint16_t, uint8_t)
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e2m1_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp4x2_e2m1_t, fp4x2_e1m2_t, uint16_t, uint8_t)
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e2m1_t, cbptr_fp4x2_e2m1_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp4x2_e2m1_t, fp4x2_e2m1_t, uint16_t, uint8_t)
+    asc_mmad_mx(ccptr_float32_t, captr_fp8_e4m3fn_t, cbptr_fp8_e4m3fn_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e4m3fn_t, fp8_e4m3fn_t, uint16_t, uint8_t)
+    asc_mmad_mx(ccptr_float32_t, captr_fp8_e4m3fn_t, cbptr_fp8_e5m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e4m3fn_t, fp8_e5m2_t, uint16_t, uint8_t)
+    asc_mmad_mx(ccptr_float32_t, captr_fp8_e5m2_t, cbptr_fp8_e4m3fn_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e5m2_t, fp8_e4m3fn_t, uint16_t, uint8_t)
+    asc_mmad_mx(ccptr_float32_t, captr_fp8_e5m2_t, cbptr_fp8_e5m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e5m2_t, fp8_e5m2_t, uint16_t, uint8_t)
+
+
+def check_asc_mmad_mx_sync() -> None:
+    # asc_mmad_mx_sync: every legal c_matrix, a_matrix, b_matrix, left_height, unit_flag combination, every form
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp4x2_e1m2_t, fp4x2_e1m2_t, uint16_t, uint8_t)
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e2m1_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp4x2_e1m2_t, fp4x2_e2m1_t, uint16_t, uint8_t)
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e2m1_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp4x2_e2m1_t, fp4x2_e1m2_t, uint16_t, uint8_t)
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e2m1_t, cbptr_fp4x2_e2m1_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp4x2_e2m1_t, fp4x2_e2m1_t, uint16_t, uint8_t)
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp8_e4m3fn_t, cbptr_fp8_e4m3fn_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e4m3fn_t, fp8_e4m3fn_t, uint16_t, uint8_t)
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp8_e4m3fn_t, cbptr_fp8_e5m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e4m3fn_t, fp8_e5m2_t, uint16_t, uint8_t)
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp8_e5m2_t, cbptr_fp8_e4m3fn_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e5m2_t, fp8_e4m3fn_t, uint16_t, uint8_t)
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp8_e5m2_t, cbptr_fp8_e5m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e5m2_t, fp8_e5m2_t, uint16_t, uint8_t)
 
 
 def check_asc_half2int4x2_rn() -> None:

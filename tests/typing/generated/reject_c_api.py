@@ -136,10 +136,14 @@ from ascreg.c_api import (
     asc_clz,
     asc_copy,
     asc_copy_l12l0a,
+    asc_copy_l12l0a_mx,
+    asc_copy_l12l0a_mx_sync,
     asc_copy_l12l0a_sync,
     asc_copy_l12l0a_transpose,
     asc_copy_l12l0a_transpose_sync,
     asc_copy_l12l0b,
+    asc_copy_l12l0b_mx,
+    asc_copy_l12l0b_mx_sync,
     asc_copy_l12l0b_sync,
     asc_copy_l12l0b_transpose,
     asc_copy_l12l0b_transpose_sync,
@@ -572,6 +576,8 @@ from ascreg.c_api import (
     asc_min,
     asc_min_scalar,
     asc_mmad,
+    asc_mmad_mx,
+    asc_mmad_mx_sync,
     asc_mmad_sync,
     asc_mrgsort4,
     asc_mrgsort4_sync,
@@ -13838,6 +13844,82 @@ def check_asc_mmad_sync() -> None:
     asc_mmad_sync(ccptr_int32_t, captr_int8_t, cbptr_int8_t, 1, 1, 1, 1, 1.5, True, True)  # type: ignore[call-overload]  # pyright: ignore  # disable_gemv: 1.5
     asc_mmad_sync(ccptr_int32_t, captr_int8_t, cbptr_int8_t, 1, 1, 1, 1, True, 1.5, True)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix_source: 1.5
     asc_mmad_sync(ccptr_int32_t, captr_int8_t, cbptr_int8_t, 1, 1, 1, 1, True, True, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix_init_val: 1.5
+
+
+def check_asc_copy_l12l0a_mx() -> None:
+    # asc_copy_l12l0a_mx: every illegal combination of dst, src, x_start_pos, x_step, every form
+    asc_copy_l12l0a_mx(1.5, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
+    asc_copy_l12l0a_mx(1, g_uint8_t, 1, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12l0a_mx(1, cbufptr_fp8_e8m0_t, 1.5, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # x_start_pos: 1.5
+    asc_copy_l12l0a_mx(1, cbufptr_fp8_e8m0_t, 1, 1.5, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # y_start_pos: 1.5
+    asc_copy_l12l0a_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1.5, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # x_step: 1.5
+    asc_copy_l12l0a_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1.5, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # y_step: 1.5
+    asc_copy_l12l0a_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    asc_copy_l12l0a_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+
+
+def check_asc_copy_l12l0a_mx_sync() -> None:
+    # asc_copy_l12l0a_mx_sync: every illegal combination of dst, src, x_start_pos, x_step, every form
+    asc_copy_l12l0a_mx_sync(1.5, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
+    asc_copy_l12l0a_mx_sync(1, g_uint8_t, 1, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12l0a_mx_sync(1, cbufptr_fp8_e8m0_t, 1.5, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # x_start_pos: 1.5
+    asc_copy_l12l0a_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1.5, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # y_start_pos: 1.5
+    asc_copy_l12l0a_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1.5, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # x_step: 1.5
+    asc_copy_l12l0a_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1.5, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # y_step: 1.5
+    asc_copy_l12l0a_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    asc_copy_l12l0a_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+
+
+def check_asc_copy_l12l0b_mx() -> None:
+    # asc_copy_l12l0b_mx: every illegal combination of dst, src, x_start_pos, x_step, every form
+    asc_copy_l12l0b_mx(1.5, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
+    asc_copy_l12l0b_mx(1, g_uint8_t, 1, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12l0b_mx(1, cbufptr_fp8_e8m0_t, 1.5, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # x_start_pos: 1.5
+    asc_copy_l12l0b_mx(1, cbufptr_fp8_e8m0_t, 1, 1.5, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # y_start_pos: 1.5
+    asc_copy_l12l0b_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1.5, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # x_step: 1.5
+    asc_copy_l12l0b_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1.5, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # y_step: 1.5
+    asc_copy_l12l0b_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    asc_copy_l12l0b_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+
+
+def check_asc_copy_l12l0b_mx_sync() -> None:
+    # asc_copy_l12l0b_mx_sync: every illegal combination of dst, src, x_start_pos, x_step, every form
+    asc_copy_l12l0b_mx_sync(1.5, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
+    asc_copy_l12l0b_mx_sync(1, g_uint8_t, 1, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12l0b_mx_sync(1, cbufptr_fp8_e8m0_t, 1.5, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # x_start_pos: 1.5
+    asc_copy_l12l0b_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1.5, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # y_start_pos: 1.5
+    asc_copy_l12l0b_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1.5, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # x_step: 1.5
+    asc_copy_l12l0b_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1.5, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # y_step: 1.5
+    asc_copy_l12l0b_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    asc_copy_l12l0b_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+
+
+def check_asc_mmad_mx() -> None:
+    # asc_mmad_mx: every illegal combination of c_matrix, a_matrix, b_matrix, left_height, unit_flag, every form
+    asc_mmad_mx(g_uint8_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix: g_uint8_t
+    asc_mmad_mx(ccptr_float32_t, g_uint8_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # a_matrix: g_uint8_t
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, g_uint8_t, 1, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # b_matrix: g_uint8_t
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1.5, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # left_height: 1.5
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1.5, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # n_dim: 1.5
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1.5, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # right_width: 1.5
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1.5, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # unit_flag: 1.5
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, 1.5, True, True)  # type: ignore[call-overload]  # pyright: ignore  # disable_gemv: 1.5
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, 1.5, True)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix_source: 1.5
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix_init_val: 1.5
+
+
+def check_asc_mmad_mx_sync() -> None:
+    # asc_mmad_mx_sync: every illegal combination of c_matrix, a_matrix, b_matrix, left_height, unit_flag, every form
+    asc_mmad_mx_sync(g_uint8_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix: g_uint8_t
+    asc_mmad_mx_sync(ccptr_float32_t, g_uint8_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # a_matrix: g_uint8_t
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, g_uint8_t, 1, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # b_matrix: g_uint8_t
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1.5, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # left_height: 1.5
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1.5, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # n_dim: 1.5
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1.5, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # right_width: 1.5
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1.5, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # unit_flag: 1.5
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, 1.5, True, True)  # type: ignore[call-overload]  # pyright: ignore  # disable_gemv: 1.5
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, 1.5, True)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix_source: 1.5
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix_init_val: 1.5
 
 
 def check_asc_half2int4x2_rn() -> None:
