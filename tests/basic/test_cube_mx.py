@@ -385,6 +385,10 @@ def test_basic_api_rules() -> None:
             LoadData(a2, a1, s1, LoadData2DParams(), mx)
         with pytest.raises(AscregError, match=r"LoadData2DMxParams.yStep 300 is outside"):
             LoadData(a2, a1, s1, LoadData2DParamsV2(), LoadData2DMxParams(0, 0, 1, 300, 1, 1))
+        f4 = LocalTensor[fp4x2_e2m1_t](TPosition.A1, 0, 512)
+        with pytest.raises(UnsupportedError, match=r"a transposing MX LoadData of 4-bit elem"):
+            LoadData(LocalTensor[fp4x2_e2m1_t](TPosition.A2, 0, 512), f4, s1,
+                     LoadData2DParamsV2(0, 0, 1, 1, 1, 1, True, 0), mx)  # fmt: skip
         with pytest.raises(AscregTypeError, match=r"srcMx is a A2 tensor but must be at"):
             LoadData(a2, a1, a2, LoadData2DParamsV2(), mx)
         with pytest.raises(AscregTypeError, match=r"MmadMx takes \(dst, fm, filter, mmadParams\)"):

@@ -58,7 +58,7 @@ from ascreg.basic._cube import (
     _local,
 )
 from ascreg.basic._tensor import LocalTensor
-from ascreg.errors import AscregError, AscregTypeError
+from ascreg.errors import AscregError, AscregTypeError, UnsupportedError
 
 MX_LIMITS = {
     "xStartPosition": (0, 65535),
@@ -92,6 +92,11 @@ def load_data_mx(
         raise AscregTypeError(
             f"the MX LoadData moves fp4x2_e2m1_t, fp4x2_e1m2_t, fp8_e5m2_t or fp8_e4m3fn_t, "
             f"got {d.dtype.cpp_name} ({MX_PAGE})"
+        )
+    if params.ifTranspose and d.dtype in FP4:
+        raise UnsupportedError(
+            f"a transposing MX LoadData of 4-bit elements ({d.dtype.cpp_name}) moves nibbles, "
+            f"which {MX_PAGE} (by LoadData_2D_V2.md) shows by figures only (docs/limitations.md)"
         )
     scales = _local(srcMx, "srcMx", ("A1", "B1"))
     f = _fields(mxParams, MX_LIMITS)
