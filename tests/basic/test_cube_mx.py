@@ -43,6 +43,7 @@ from ascreg.basic import (
 from ascreg.c_api import (
     asc_copy_l12l0a_mx,
     asc_copy_l12l0a_mx_sync,
+    asc_copy_l12l0b_mx,
     asc_copy_l12l0b_mx_sync,
     asc_mmad_mx,
     asc_mmad_mx_sync,
@@ -274,12 +275,21 @@ WINDOW = st.tuples(
 )  # fmt: skip
 
 
-@pytest.mark.rows("asc_copy_l12l0a_mx", "asc_copy_l12l0b_mx_sync")
-@settings(max_examples=20, deadline=None, derandomize=True)
-@given(WINDOW, st.integers(0, 8), st.booleans())
+LOADS = {
+    "asc_copy_l12l0a_mx": (asc_copy_l12l0a_mx, False),
+    "asc_copy_l12l0a_mx_sync": (asc_copy_l12l0a_mx_sync, False),
+    "asc_copy_l12l0b_mx": (asc_copy_l12l0b_mx, True),
+    "asc_copy_l12l0b_mx_sync": (asc_copy_l12l0b_mx_sync, True),
+}
+
+
+@pytest.mark.rows(*LOADS)
+@settings(max_examples=24, deadline=None, derandomize=True)
+@given(WINDOW, st.integers(0, 8), st.sampled_from(sorted(LOADS)))
 def test_the_scale_load_against_the_window_model(
-    window: tuple[int, ...], dst_block: int, to_b: bool
+    window: tuple[int, ...], dst_block: int, name: str
 ) -> None:
+    load, to_b = LOADS[name]
     rng = np.random.default_rng(sum(window))
     src_bytes = rng.integers(0, 255, 4096, dtype=np.uint8)
     dst = dst_block * 32
@@ -290,7 +300,8 @@ def test_the_scale_load_against_the_window_model(
         mx = cb.l0b_mx if to_b else cb.l0a_mx
         mx.pointer(fp8_e8m0_t, 0).bytes(4096, "writes")[:] = 0
         asc_sync()
-        (asc_copy_l12l0b_mx_sync if to_b else asc_copy_l12l0a_mx_sync)(dst, src, *window)
+        load(dst, src, *window)
+        asc_sync()
         got = np.asarray(mx.pointer(fp8_e8m0_t, 0).bytes(4096, "reads")).copy()
     want = np.zeros(4096, np.uint8)
     for start, data in load_model(src_bytes, window, dst).items():
