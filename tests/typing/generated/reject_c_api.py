@@ -916,6 +916,10 @@ if TYPE_CHECKING:  # read by the checkers; importing the file runs nothing
     captr_fp4x2_e1m2_t = cast(CaPtr[fp4x2_e1m2_t], None)
     cbptr_fp4x2_e1m2_t = cast(CbPtr[fp4x2_e1m2_t], None)
     ccptr_fp4x2_e1m2_t = cast(CcPtr[fp4x2_e1m2_t], None)
+    cbufptr_fp8_e8m0_t = cast(CbufPtr[fp8_e8m0_t], None)
+    captr_fp8_e8m0_t = cast(CaPtr[fp8_e8m0_t], None)
+    cbptr_fp8_e8m0_t = cast(CbPtr[fp8_e8m0_t], None)
+    ccptr_fp8_e8m0_t = cast(CcPtr[fp8_e8m0_t], None)
 
 
 def check_asc_loadalign() -> None:
