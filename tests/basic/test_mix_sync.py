@@ -41,6 +41,7 @@ from ascreg.c_api import (
     asc_sync_subblock_wait,
 )
 from ascreg.errors import AscregError, AscregTypeError, SyncError, UnsupportedError
+from ascreg.machine.cube import __cube__
 from ascreg.machine.kernel import __global__, __mix__
 from ascreg.machine.mixsync import HARD_STEPS, aiv_only_steps
 
@@ -349,3 +350,19 @@ def test_c_api_operand_rules(call: Any, error: type[Exception], message: str) ->
 
     with pytest.raises(error, match=message):
         launch(body)
+
+
+def test_sync_all_in_a_cube_kernel() -> None:
+    """The header: SyncAll<true> runs on the AIVs only; SyncAll<false> waits for AIVs."""
+
+    @__global__
+    @__cube__
+    def cube(out: GmPtr[int32_t], aiv_only: bool) -> None:
+        (out + GetBlockIdx()).write([1])
+        SyncAll[aiv_only]()
+
+    out = GlobalMemory().alloc(int32_t, 2)
+    cube[2, 0, None](out, True)
+    assert out.read(2).tolist() == [1, 1]
+    with pytest.raises(SyncError, match=r"SyncAll<false> makes each AIC wait for its AIVs"):
+        cube[2, 0, None](GlobalMemory().alloc(int32_t, 2), False)

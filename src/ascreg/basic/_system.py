@@ -33,7 +33,7 @@ from ascreg.basic._tensor import GlobalTensor, LocalTensor
 from ascreg.errors import AscregError, AscregTypeError, SyncError, UnsupportedError
 from ascreg.machine.block import BlockContext, current_block
 from ascreg.machine.coop import Barrier, BlockRunner
-from ascreg.machine.crosscore import RUNNER_STATE, core_of, cross_set, cross_wait
+from ascreg.machine.crosscore import RUNNER_STATE, core_of, cross_set, cross_wait, running_kind
 from ascreg.machine.memory import GmPtr
 from ascreg.machine.mixsync import hard_sync_all
 from ascreg.machine.spr import MASK_SPR_INIT, write_mask_spr
@@ -340,6 +340,13 @@ def SyncAll(
     _ascreg_call = "SyncAll"
     ctx = current_block()
     core = core_of(ctx)
+    if core is None and running_kind(ctx) == "AIC":  # a __cube__ kernel: its blocks are AICs
+        if isAIVOnly:
+            return  # the header: SyncAll<true> runs on the AIVs only
+        raise SyncError(
+            "SyncAll<false> makes each AIC wait for its AIVs, which a __cube__ kernel does not "
+            "start: it hangs (declare the kernel __mix__(1, 1) / __mix__(1, 2))"
+        )
     if core is None and not isAIVOnly:
         raise SyncError(
             "SyncAll<false> synchronises the cube cores as well, which a __vector__ kernel "
