@@ -423,3 +423,23 @@ def test_a_multiply_add_before_the_scale_load_is_ordered_is_a_race() -> None:
         asc_copy_l12l0a_mx(0, src, 0, 0, 1, 1, 1, 1)  # MTE1 writes L0A_MX, no sync after
         with pytest.raises(SyncError, match=r"L0A_MX"):
             asc_mmad_mx(cb.pointer("l0c", float32_t, 0), a, b, 16, 64, 16, 0, True, False, True)
+
+
+def test_is_bias_turns_the_zero_start_off_for_mmad_too() -> None:
+    """Both multiply-adds follow the header: ``cmatrixInitVal && !isBias``."""
+    from ascreg import int32_t
+    from ascreg.basic import Mmad
+
+    with block(BlockContext()):
+        a = LocalTensor[int8_t](TPosition.A2, 0, 512)
+        b = LocalTensor[int8_t](TPosition.B2, 0, 512)
+        c = LocalTensor[int32_t](TPosition.CO1, 0, 256)
+        a.GetPhyAddr().write(np.ones(512, np.int8))
+        b.GetPhyAddr().write(np.full(512, 2, np.int8))
+        c.GetPhyAddr().write(np.full(256, 5, np.int32))
+        PipeBarrier[PIPE_ALL]()
+        params = MmadParams(16, 16, 32)
+        params.isBias = True  # no bias tensor, cmatrixSource false: L0C's value stays
+        Mmad(c, a, b, params)
+        PipeBarrier[PIPE_ALL]()
+        assert c.GetPhyAddr().read(256).tolist() == [5 + 64] * 256

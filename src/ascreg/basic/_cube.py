@@ -817,8 +817,21 @@ def Mmad(dst: LocalTensor[Any], fm: LocalTensor[Any], filter: LocalTensor[Any], 
     [96, 96]
     """
     _ascreg_call = "Mmad"
+    run_mmad(*_mmad_operands("Mmad", dst, fm, filter, rest, mmad_types))
+
+
+def _mmad_operands(
+    name: str, dst: Any, fm: Any, filter: Any, rest: tuple[Any, ...], types: Any
+) -> tuple[Pointer[Any], Pointer[Any], Pointer[Any], Pointer[Any] | None, MmadRun]:
+    """Check ``Mmad`` / ``MmadMx``'s operands (*types* checks the dtypes); return their run.
+
+    ``isBias`` turns ``cmatrixInitVal`` off, as the dav-3510 header does (``Mmad`` ignored it
+    before the MX forms; a kernel setting it without a bias keeps L0C or the bias table).
+    """
     if len(rest) not in (1, 2):
-        raise AscregTypeError("Mmad takes (dst, fm, filter, mmadParams) or (..., bias, mmadParams)")
+        raise AscregTypeError(
+            f"{name} takes (dst, fm, filter, mmadParams) or (..., bias, mmadParams)"
+        )
     *bias, params = rest
     if not isinstance(params, MmadParams):
         raise AscregTypeError(f"mmadParams must be MmadParams, got {type(params).__name__}")
@@ -827,16 +840,15 @@ def Mmad(dst: LocalTensor[Any], fm: LocalTensor[Any], filter: LocalTensor[Any], 
         _local(fm, "fm", ("A2",)),
         _local(filter, "filter", ("B2",)),
     )
-    bias_ptr = _bias(bias[0], mmad_types(c, a, b)) if bias else None
+    bias_ptr = _bias(bias[0], types(c, a, b)) if bias else None
     m, n, k = (
         operands.in_range(getattr(params, x), f"MmadParams.{x}", 0, MMAD_LIMIT) for x in "mnk"
     )
     if params.unitFlag not in (0, 2, 3):
         raise AscregError(f"MmadParams.unitFlag must be 0, 2 or 3, got {params.unitFlag!r}")
-    run = MmadRun(
-        m, n, k, bool(params.cmatrixInitVal), bool(params.cmatrixSource), bool(params.disableGemv)
-    )
-    run_mmad(c, a, b, bias_ptr, run)
+    init_zero = bool(params.cmatrixInitVal) and not params.isBias
+    run = MmadRun(m, n, k, init_zero, bool(params.cmatrixSource), bool(params.disableGemv))
+    return c, a, b, bias_ptr, run
 
 
 def _bias(tensor: Any, out: type[Scalar]) -> Pointer[Any]:

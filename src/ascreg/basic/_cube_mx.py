@@ -37,28 +37,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from ascreg._frontend import operands
-from ascreg._frontend.cube import MMAD_LIMIT, MmadRun
 from ascreg._frontend.cube_mx import (
     FP4,
     FP8,
-    MMAD_MX_PAGE,
     MX_PAGE,
     load_mx,
     mx_address,
     mx_types,
     run_mmad_mx,
 )
-from ascreg.basic._cube import (
-    LoadData2DParamsV2,
-    MmadParams,
-    _bias,
-    _fields,
-    _LoadData2D,
-    _local,
-)
+from ascreg.basic._cube import LoadData2DParamsV2, _fields, _LoadData2D, _local, _mmad_operands
 from ascreg.basic._tensor import LocalTensor
-from ascreg.errors import AscregError, AscregTypeError, UnsupportedError
+from ascreg.errors import AscregTypeError, UnsupportedError
 
 MX_LIMITS = {
     "xStartPosition": (0, 65535),
@@ -140,29 +130,7 @@ def MmadMx(
     [192.0]
     """
     _ascreg_call = "MmadMx"
-    if len(rest) not in (1, 2):
-        raise AscregTypeError(
-            "MmadMx takes (dst, fm, filter, mmadParams) or (dst, fm, filter, bias, mmadParams)"
-        )
-    *bias, params = rest
-    if not isinstance(params, MmadParams):
-        raise AscregTypeError(f"mmadParams must be MmadParams, got {type(params).__name__}")
-    c, a, b = (
-        _local(dst, "dst", ("CO1",)),
-        _local(fm, "fm", ("A2",)),
-        _local(filter, "filter", ("B2",)),
-    )
-    bias_ptr = _bias(bias[0], mx_types(c, a, b)) if bias else None
-    m, n, k = (
-        operands.in_range(getattr(params, x), f"MmadParams.{x}", 0, MMAD_LIMIT) for x in "mnk"
-    )
-    if params.unitFlag not in (0, 2, 3):
-        raise AscregError(
-            f"MmadParams.unitFlag must be 0, 2 or 3, got {params.unitFlag!r} ({MMAD_MX_PAGE})"
-        )
-    init_zero = bool(params.cmatrixInitVal) and not params.isBias  # the dav-3510 header
-    run = MmadRun(m, n, k, init_zero, bool(params.cmatrixSource), bool(params.disableGemv))
-    run_mmad_mx(c, a, b, bias_ptr, run)
+    run_mmad_mx(*_mmad_operands("MmadMx", dst, fm, filter, rest, mx_types))
 
 
 __all__ = ["MmadMx"]

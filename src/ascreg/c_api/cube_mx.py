@@ -34,13 +34,12 @@ from __future__ import annotations
 from typing import Any
 
 from ascreg._frontend import operands
-from ascreg._frontend.cube import MMAD_LIMIT, MmadRun
 from ascreg._frontend.cube_mx import load_mx, run_mmad_mx
 from ascreg._frontend.template import define
-from ascreg.c_api.cube import _flag
+from ascreg.c_api.cube import mmad_operands
 from ascreg.errors import AscregTypeError
 from ascreg.machine.block import current_block
-from ascreg.machine.cube import MX_BYTES, CaPtr, CbPtr, CbufPtr, CcPtr
+from ascreg.machine.cube import MX_BYTES, CbufPtr
 
 __all__ = [
     "asc_copy_l12l0a_mx",
@@ -132,36 +131,12 @@ asc_copy_l12l0b_mx_sync = _LOADS["asc_copy_l12l0b_mx_sync"]
 
 # -- asc_mmad_mx -----------------------------------------------------------------------------------
 
-MMAD_ARGS = 10
-"""``(c_matrix, a_matrix, b_matrix, left_height, n_dim, right_width, unit_flag, disable_gemv,
-c_matrix_source, c_matrix_init_val)``."""
-
 
 def _mmad(op: Any, *args: Any) -> None:
     """``asc_mmad_mx[_sync](c_matrix, a_matrix, b_matrix, left_height, n_dim, ...)``."""
     current_block()
-    if len(args) != MMAD_ARGS:
-        raise AscregTypeError(
-            "takes (c_matrix, a_matrix, b_matrix, left_height, n_dim, right_width, unit_flag, "
-            f"disable_gemv, c_matrix_source, c_matrix_init_val); got {len(args)} arguments"
-        )
-    c = operands.instance(args[0], CcPtr, "c_matrix")
-    a = operands.instance(args[1], CaPtr, "a_matrix")
-    b = operands.instance(args[2], CbPtr, "b_matrix")
-    m, k, n = (
-        operands.in_range(value, role, 0, MMAD_LIMIT)
-        for value, role in zip(args[3:6], ("left_height", "n_dim", "right_width"), strict=True)
-    )
-    unit_flag = operands.in_range(args[6], "unit_flag", 0, 3)
-    if unit_flag == 1:
-        raise AscregTypeError("unit_flag 1 is reserved (asc_mmad_mx.md: 0, 2 or 3)")
-    disable_gemv, bias_table, init_zero = (
-        _flag(value, role)
-        for value, role in zip(
-            args[7:], ("disable_gemv", "c_matrix_source", "c_matrix_init_val"), strict=True
-        )
-    )
-    run_mmad_mx(c, a, b, None, MmadRun(m, n, k, init_zero, bias_table, disable_gemv))
+    c, a, b, run = mmad_operands(args, "asc_mmad_mx.md")
+    run_mmad_mx(c, a, b, None, run)
     if op.sync:
         current_block().tracker.barrier()
 
