@@ -27,6 +27,7 @@ from ascreg import (
     fp8_e8m0_t,
     half,
     int8_t,
+    int32_t,
 )
 from ascreg.basic import (
     PIPE_ALL,
@@ -35,6 +36,7 @@ from ascreg.basic import (
     LoadData2DParams,
     LoadData2DParamsV2,
     LocalTensor,
+    Mmad,
     MmadMx,
     MmadParams,
     PipeBarrier,
@@ -427,9 +429,6 @@ def test_a_multiply_add_before_the_scale_load_is_ordered_is_a_race() -> None:
 
 def test_is_bias_turns_the_zero_start_off_for_mmad_too() -> None:
     """Both multiply-adds follow the header: ``cmatrixInitVal && !isBias``."""
-    from ascreg import int32_t
-    from ascreg.basic import Mmad
-
     with block(BlockContext()):
         a = LocalTensor[int8_t](TPosition.A2, 0, 512)
         b = LocalTensor[int8_t](TPosition.B2, 0, 512)

@@ -795,9 +795,9 @@ def Mmad(dst: LocalTensor[Any], fm: LocalTensor[Any], filter: LocalTensor[Any], 
     *fm* (A2, NZ) is M x K, *filter* (B2, ZN) is K x N and *dst* (CO1, NZ) M x N, with
     ``M = ceil(m / 16)`` 16-row blocks, ``N = ceil(n / 16)`` and the K columns of ``k`` (the
     padding of a fractal is computed too, from whatever the buffers hold, and lands in L0C's
-    padding). C starts at 0 (``cmatrixInitVal``), at the bias row broadcast over the rows (the
-    *bias* tensor (C2), or the bias table at address 0 when ``cmatrixSource``), or at L0C's
-    value. With ``m == 1`` and ``disableGemv`` false, A is read as one ND row (GEMV). The
+    padding). C starts at 0 (``cmatrixInitVal`` and not ``isBias``), at the bias row broadcast
+    over the rows (the *bias* tensor (C2), or the bias table at address 0 when
+    ``cmatrixSource``), or at L0C's value. With ``m == 1`` and ``disableGemv`` false, A is read as one ND row (GEMV). The
     arithmetic is :func:`ascreg.core.cube.mmad`.
 
     Examples
