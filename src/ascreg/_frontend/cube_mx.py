@@ -16,7 +16,7 @@ their matrix in L0A / L0B divided by 16 (``LoadData_2D_MX.md``). What fixes thei
   the fractal ``i * K / 64 + j`` from the MX address, as the asc-devkit ``mmad_mx`` example
   packs them (``dstStride = K / 64``).
 
-The element values are the formats' (:data:`ascreg.core.convert.FP4_VALUES`, ``ml_dtypes`` for
+The element values are the formats' (``ascreg.core.convert.FP4_VALUES``, ``ml_dtypes`` for
 fp8), a scale ``s`` is ``2 ** (s - 127)`` (``0xFF``: NaN); the products are summed as
 ``Mmad``'s float path is (:func:`ascreg.core.cube.mmad`: float64, then float32 once).
 

@@ -8,7 +8,7 @@ feature-map and padding descriptions are registers: the load sets them from its 
 (or an earlier load) set them; ``SetLoadDataRepeat`` sets the repeat and the ``dstStride`` of
 the destination. What the page defines only by figures (the transposing and L0B forms, repeats)
 raises :class:`~ascreg.errors.UnsupportedError`; docs/limitations.md lists them. The MX load
-(``LoadData2DMxParams``) is :mod:`ascreg.basic._cube_mx`'s.
+(``LoadData2DMxParams``) is :mod:`ascreg._frontend.cube_mx`'s.
 
 Examples
 --------
@@ -573,7 +573,7 @@ class LoadData2DMxParams:
 
     ``xStep`` fractals along M from ``xStartPosition`` and ``yStep`` 32-byte units along K from
     ``yStartPosition``; ``srcStride`` / ``dstStride`` are the distances of consecutive fractals
-    in 32-byte units (:func:`ascreg.basic._cube_mx.load_data_mx`).
+    in 32-byte units (the MX ``LoadData``; :mod:`ascreg._frontend.cube_mx`).
 
     Examples
     --------
@@ -606,7 +606,7 @@ def _LoadData(
     its 16 x C0 fractals in column blocks ``dstStride`` fractals apart, ``dstStride`` from
     ``SetLoadDataRepeat``). *defaultConfig* (``IsResetLoad3dConfig``) says whether the img2col
     load sets its feature-map and pad registers. ``LoadData(dst, src, srcMx, params,
-    LoadData2DMxParams)`` is the MX load (:func:`ascreg.basic._cube_mx.load_data_mx`): the
+    LoadData2DMxParams)`` is the MX load (:mod:`ascreg._frontend.cube_mx`): the
     matrix as the 2D V2 load, its scales to the L0A_MX / L0B_MX buffer.
 
     Examples

@@ -19,7 +19,8 @@ flag ids 11 ``AIC``, 12 ``AIV``, 13 ``AIC -> AIV``, 14 ``AIV only``):
   AIV sets its flag 12 and waits 13; the AIC waits 12 and 28 (both AIVs), meets the other AICs
   on mode-0 flag 11, then sets 13 and 29.
 - ``isAIVOnly`` false in a ``__mix__(1, 0)`` / ``(0, 1)`` kernel waits for cores the launch
-  does not have (the page: a pure Vector kernel must pass true): a :class:`SyncError`.
+  does not have (the page: a pure Vector kernel must pass true): a
+  :class:`~ascreg.errors.SyncError`.
 
 **C API** (``asc_sync_*_arrive`` are ``ffts_cross_core_sync`` with the mode the headers set,
 the waits all ``wait_flag_dev``): ``inter`` is mode 0, ``subblock`` mode 1, ``block`` mode 2.
@@ -145,7 +146,7 @@ def run_steps(core: Core, steps: tuple[Step, ...], call: str) -> None:
 def c_api_signal(kind: str, step: str, pipe: Any, flag: int, call: str) -> None:
     """``asc_sync_<kind>_<step>(pipe, flag)`` in a mixed launch (*flag* already in [0, 15]).
 
-    An arrive is the header's ``ffts_cross_core_sync`` of mode :data:`C_API_MODES` ``[kind]``
+    An arrive is the header's ``ffts_cross_core_sync`` of mode ``C_API_MODES[kind]``
     (any single pipe, ``PIPE_S`` included as the pages' examples use); every wait is the same
     ``wait_flag_dev`` on the core's mode 0..2 counter.
     """
