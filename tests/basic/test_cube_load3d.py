@@ -226,7 +226,7 @@ def test_the_operands_and_the_unmodelled_forms() -> None:
             LoadData(a2, a1, 3)
         with pytest.raises(AscregTypeError, match=r"LoadData takes \(dst, src, params\)"):
             LoadData(a2, a1)
-        with pytest.raises(UnsupportedError, match=r"the MX LoadData .*LoadData_2D_MX\.md"):
+        with pytest.raises(AscregTypeError, match=r"the MX LoadData moves .*got half"):
             LoadData(a2, a1, a1, LoadData2DParamsV2(), LoadData2DMxParams(0, 0, 1, 1, 1, 1))
 
 

@@ -155,6 +155,7 @@ C_MODULE_SURFACE = {
         "",
     ],
     "c_api/cube_copy": [],
+    "c_api/cube_mx": [],
     "c_api/memvector": [
         "from collections.abc import Sequence",
         "",

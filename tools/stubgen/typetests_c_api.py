@@ -90,10 +90,22 @@ def c_variables() -> list[str]:
         lines.append(f"    p_{n} = ub.alloc({n}, 256)")
         lines.append(f"    pr_{n} = Ref(p_{n})")
         lines.append(f"    g_{n} = gm.alloc({n}, 256)")
-    for d in L12L0_TYPES:  # the cube buffers' pointers (typed only: no block runs here)
+    for d in cube_pointer_types():  # the cube buffers' pointers (typed only: no block runs here)
         n = pyname(d)
         lines += [f"    {kind}_{n} = cast({cls}[{n}], None)" for kind, cls in CUBE_POINTERS.items()]
     return lines
+
+
+def cube_pointer_types() -> list[type[Scalar]]:
+    """The element types of every cube-buffer pointer a C API row takes, in first-use order
+    (the L1 -> L0 loads' types, then the MX scales' ``fp8_e8m0_t``)."""
+    found: dict[type[Scalar], None] = dict.fromkeys(L12L0_TYPES)
+    for row in surface_rows("c_api"):
+        for form in c_shape(row).forms:
+            for param in form.params:
+                if param.kind in CUBE_POINTERS:
+                    found.update(dict.fromkeys(combo[param.arg] for combo in row.combos))
+    return list(found)
 
 
 def c_argument(p: Param, combo: tuple[type[Scalar], ...], mask_ptr: str) -> str:

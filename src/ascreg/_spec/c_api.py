@@ -602,7 +602,8 @@ def _kernel(
     *more_combos* are further legal combinations (C overloads by type), *more_forms* further
     ``(tag, params)`` call forms (then the runtime takes ``*args``: the stub is positional);
     *roles* names the roles when the rule above would not (several pointer types); *module*
-    overrides the runtime module of the docs folder. A *name* keyed ``c_api.<spelling>`` (a SIMT function has the spelling too) keeps the key;
+    overrides the runtime module of the docs folder.
+    A *name* keyed ``c_api.<spelling>`` (a SIMT function has the spelling too) keeps the key;
     the C name, the page and the runtime function are the spelling's.
     """
     forms = [CForm("", _params(*params), returns=returns)]
@@ -944,6 +945,34 @@ def _cube_copy_rows() -> list[OpSpec]:
     return rows
 
 
+# ---- the MX cube forms (issue 29): cube_datamove/asc_copy_l12l0{a,b}_mx.md, ----------------------
+# cube_compute/asc_mmad_mx.md, on ascreg._frontend.cube_mx like the basic API's MmadMx.
+
+MX_COPY_PARAMS = ("scalar dst", "cbufptr src:1", "scalar x_start_pos:2", "scalar y_start_pos:2",
+                  "scalar x_step:3", "scalar y_step:3", "scalar src_stride:2",
+                  "scalar dst_stride:2")  # fmt: skip
+"""``asc_copy_l12l0{a,b}_mx``: the ``uint64_t`` MX address, the ``fp8_e8m0_t`` scales in L1,
+``uint16_t`` positions and strides, ``uint8_t`` steps."""
+_FP4, _FP8 = (fp4x2_e1m2_t, fp4x2_e2m1_t), (fp8_e4m3fn_t, fp8_e5m2_t)
+MMAD_MX_TYPES = tuple((float32_t, x, y) for pair in (_FP4, _FP8) for x in pair for y in pair)
+"""``asc_mmad_mx``'s (C, A, B) types (its page's prototypes)."""
+
+
+def _cube_mx_rows() -> list[OpSpec]:
+    """Build ``asc_copy_l12l0{a,b}_mx[_sync]`` and ``asc_mmad_mx[_sync]``."""
+    rows = []
+    for base in ("asc_copy_l12l0a_mx", "asc_copy_l12l0b_mx"):
+        for name in (base, f"{base}_sync"):
+            rows.append(_kernel(name, "cube_datamove", MX_COPY_PARAMS,
+                                (uint64_t, fp8_e8m0_t, uint16_t, uint8_t), page=base,
+                                family=base.removeprefix("asc_"), module="cube_mx"))  # fmt: skip
+    for name in ("asc_mmad_mx", "asc_mmad_mx_sync"):
+        combos = tuple((*t, uint16_t, uint8_t) for t in MMAD_MX_TYPES)
+        rows.append(_kernel(name, "cube_compute", MMAD_PARAMS, combos[0], page="asc_mmad_mx",
+                            more_combos=combos[1:], family="mmad_mx", module="cube_mx"))  # fmt: skip
+    return rows
+
+
 # ---- scalar GM atomics: asc_atomic_<op> (issue 11, C API complete) -------------------------------
 # The C API's scalar-unit atomics on one GM element (scalar_compute/asc_atomic_<op>.md, declared
 # in include/c_api/scalar_compute/scalar_compute.h). SIMT has functions of the same names (more
@@ -1188,6 +1217,7 @@ C_API_ROWS: tuple[OpSpec, ...] = (
     *_cube_rows(),
     *_cube_l1_rows(),
     *_cube_copy_rows(),
+    *_cube_mx_rows(),
 )
 """The C API rows, in the order the stubs and type tests list them."""
 

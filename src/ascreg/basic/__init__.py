@@ -100,6 +100,7 @@ from ascreg.basic._cube_modes import (
     SetMMColumnMajor,
     SetMMRowMajor,
 )
+from ascreg.basic._cube_mx import MmadMx
 from ascreg.basic._datatype import *  # noqa: F403 (the DataType / Format members; its __all__)
 from ascreg.basic._events import (
     QUE_MAX_EVENT,
@@ -497,6 +498,7 @@ __all__ = [
     "Min",
     "Mins",
     "Mmad",
+    "MmadMx",
     "MmadParams",
     "Mul",
     "MulAddDst",

@@ -795,9 +795,9 @@ def Mmad(dst: LocalTensor[Any], fm: LocalTensor[Any], filter: LocalTensor[Any], 
     *fm* (A2, NZ) is M x K, *filter* (B2, ZN) is K x N and *dst* (CO1, NZ) M x N, with
     ``M = ceil(m / 16)`` 16-row blocks, ``N = ceil(n / 16)`` and the K columns of ``k`` (the
     padding of a fractal is computed too, from whatever the buffers hold, and lands in L0C's
-    padding). C starts at 0 (``cmatrixInitVal``), at the bias row broadcast over the rows (the
-    *bias* tensor (C2), or the bias table at address 0 when ``cmatrixSource``), or at L0C's
-    value. With ``m == 1`` and ``disableGemv`` false, A is read as one ND row (GEMV). The
+    padding). C starts at 0 (``cmatrixInitVal`` and not ``isBias``), at the bias row broadcast
+    over the rows (the *bias* tensor (C2), or the bias table at address 0 when
+    ``cmatrixSource``), or at L0C's value. With ``m == 1`` and ``disableGemv`` false, A is read as one ND row (GEMV). The
     arithmetic is :func:`ascreg.core.cube.mmad`.
 
     Examples
@@ -817,8 +817,21 @@ def Mmad(dst: LocalTensor[Any], fm: LocalTensor[Any], filter: LocalTensor[Any], 
     [96, 96]
     """
     _ascreg_call = "Mmad"
+    run_mmad(*_mmad_operands("Mmad", dst, fm, filter, rest, mmad_types))
+
+
+def _mmad_operands(
+    name: str, dst: Any, fm: Any, filter: Any, rest: tuple[Any, ...], types: Any
+) -> tuple[Pointer[Any], Pointer[Any], Pointer[Any], Pointer[Any] | None, MmadRun]:
+    """Check ``Mmad`` / ``MmadMx``'s operands (*types* checks the dtypes); return their run.
+
+    ``isBias`` turns ``cmatrixInitVal`` off, as the dav-3510 header does (``Mmad`` ignored it
+    before the MX forms; a kernel setting it without a bias keeps L0C or the bias table).
+    """
     if len(rest) not in (1, 2):
-        raise AscregTypeError("Mmad takes (dst, fm, filter, mmadParams) or (..., bias, mmadParams)")
+        raise AscregTypeError(
+            f"{name} takes (dst, fm, filter, mmadParams) or (..., bias, mmadParams)"
+        )
     *bias, params = rest
     if not isinstance(params, MmadParams):
         raise AscregTypeError(f"mmadParams must be MmadParams, got {type(params).__name__}")
@@ -827,16 +840,16 @@ def Mmad(dst: LocalTensor[Any], fm: LocalTensor[Any], filter: LocalTensor[Any], 
         _local(fm, "fm", ("A2",)),
         _local(filter, "filter", ("B2",)),
     )
-    bias_ptr = _bias(bias[0], mmad_types(c, a, b)) if bias else None
+    bias_ptr = _bias(bias[0], types(c, a, b)) if bias else None
     m, n, k = (
         operands.in_range(getattr(params, x), f"MmadParams.{x}", 0, MMAD_LIMIT) for x in "mnk"
     )
     flag = unit_flag(params.unitFlag, "MmadParams.unitFlag")
+    init_zero = bool(params.cmatrixInitVal) and not params.isBias
     run = MmadRun(
-        m, n, k, bool(params.cmatrixInitVal), bool(params.cmatrixSource),
-        bool(params.disableGemv), flag,
+        m, n, k, init_zero, bool(params.cmatrixSource), bool(params.disableGemv), flag
     )  # fmt: skip
-    run_mmad(c, a, b, bias_ptr, run)
+    return c, a, b, bias_ptr, run
 
 
 def _bias(tensor: Any, out: type[Scalar]) -> Pointer[Any]:

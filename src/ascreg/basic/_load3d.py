@@ -10,8 +10,9 @@ the destination. The L1 -> L0B load (always) and an ``enTranspose`` load into L0
 window's transpose (the page: the whole matrix transposed), the layouts ``Mmad`` reads;
 ``LoadDataWithStride`` is the same load (its ``dstStride`` set by
 ``SetLoadDataRepeatWithStride``, the same register). What the page defines only by figures
-(repeats, windows ending inside a fractal) raises :class:`~ascreg.errors.UnsupportedError`,
-as does the MX load (``LoadData2DMxParams``); docs/limitations.md lists them.
+(repeats, windows ending inside a fractal) raises :class:`~ascreg.errors.UnsupportedError`;
+docs/limitations.md lists them. The MX load (``LoadData2DMxParams``) is
+:mod:`ascreg._frontend.cube_mx`'s.
 
 Examples
 --------
@@ -62,6 +63,7 @@ from ascreg.basic._cube import (
     _local,
     _OnPipe,
 )
+from ascreg.basic._cube_mx import load_data_mx
 from ascreg.basic._template import (
     TYPENAME,
     ClassTemplate,
@@ -78,7 +80,6 @@ from ascreg.machine.sync import PIPE_MTE1
 
 LOAD3D_PAGE = "LoadData_3D.md"
 """The asc-devkit page of the img2col load (basic API, matrix compute, moves in)."""
-MX_PAGE = "LoadData_2D_MX.md"
 """The asc-devkit page of the MX load."""
 
 
@@ -607,7 +608,7 @@ class LoadData2DMxParams:
 
     ``xStep`` fractals along M from ``xStartPosition`` and ``yStep`` 32-byte units along K from
     ``yStartPosition``; ``srcStride`` / ``dstStride`` are the distances of consecutive fractals
-    in 32-byte units. The MX load itself is not modelled (:func:`LoadData` raises).
+    in 32-byte units (the MX ``LoadData``; :mod:`ascreg._frontend.cube_mx`).
 
     Examples
     --------
@@ -640,7 +641,8 @@ def _LoadData(
     its 16 x C0 fractals in column blocks ``dstStride`` fractals apart, ``dstStride`` from
     ``SetLoadDataRepeat``; into L0B its transpose lands so, see :func:`LoadDataWithStride`). *defaultConfig* (``IsResetLoad3dConfig``) says whether the img2col
     load sets its feature-map and pad registers. ``LoadData(dst, src, srcMx, params,
-    LoadData2DMxParams)``, the MX load, raises :class:`~ascreg.errors.UnsupportedError`.
+    LoadData2DMxParams)`` is the MX load (:mod:`ascreg._frontend.cube_mx`): the
+    matrix as the 2D V2 load, its scales to the L0A_MX / L0B_MX buffer.
 
     Examples
     --------
@@ -663,10 +665,8 @@ def _LoadData(
     """
     _ascreg_call = "LoadData"
     if len(args) == 3 and isinstance(args[2], LoadData2DMxParams):
-        raise UnsupportedError(
-            f"the MX LoadData (with LoadData2DMxParams) is not modelled: it fills the L0A_MX / "
-            f"L0B_MX scale buffers, which ascreg does not emulate ({MX_PAGE}; docs/limitations.md)"
-        )
+        load_data_mx(dst, src, *args)
+        return
     if len(args) != 1:
         raise AscregTypeError(
             "LoadData takes (dst, src, params) or (dst, src, srcMx, LoadData2DParamsV2, "

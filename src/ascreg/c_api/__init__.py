@@ -249,6 +249,14 @@ from ascreg.c_api.cube_l1 import (
     asc_set_mmad_direction_m,
     asc_set_mmad_direction_n,
 )
+from ascreg.c_api.cube_mx import (
+    asc_copy_l12l0a_mx,
+    asc_copy_l12l0a_mx_sync,
+    asc_copy_l12l0b_mx,
+    asc_copy_l12l0b_mx_sync,
+    asc_mmad_mx,
+    asc_mmad_mx_sync,
+)
 from ascreg.c_api.datamove import (
     asc_load,
     asc_loadalign,
@@ -611,10 +619,14 @@ __all__ = [
     "asc_copy_l12fb",
     "asc_copy_l12fb_sync",
     "asc_copy_l12l0a",
+    "asc_copy_l12l0a_mx",
+    "asc_copy_l12l0a_mx_sync",
     "asc_copy_l12l0a_sync",
     "asc_copy_l12l0a_transpose",
     "asc_copy_l12l0a_transpose_sync",
     "asc_copy_l12l0b",
+    "asc_copy_l12l0b_mx",
+    "asc_copy_l12l0b_mx_sync",
     "asc_copy_l12l0b_sync",
     "asc_copy_l12l0b_trans",
     "asc_copy_l12l0b_trans_sync",
@@ -708,6 +720,8 @@ __all__ = [
     "asc_min",
     "asc_min_scalar",
     "asc_mmad",
+    "asc_mmad_mx",
+    "asc_mmad_mx_sync",
     "asc_mmad_s4",
     "asc_mmad_s4_sync",
     "asc_mmad_sync",

@@ -156,10 +156,14 @@ from ascreg.c_api import (
     asc_copy_l12fb,
     asc_copy_l12fb_sync,
     asc_copy_l12l0a,
+    asc_copy_l12l0a_mx,
+    asc_copy_l12l0a_mx_sync,
     asc_copy_l12l0a_sync,
     asc_copy_l12l0a_transpose,
     asc_copy_l12l0a_transpose_sync,
     asc_copy_l12l0b,
+    asc_copy_l12l0b_mx,
+    asc_copy_l12l0b_mx_sync,
     asc_copy_l12l0b_sync,
     asc_copy_l12l0b_trans,
     asc_copy_l12l0b_trans_sync,
@@ -600,6 +604,8 @@ from ascreg.c_api import (
     asc_min,
     asc_min_scalar,
     asc_mmad,
+    asc_mmad_mx,
+    asc_mmad_mx_sync,
     asc_mmad_s4,
     asc_mmad_s4_sync,
     asc_mmad_sync,
@@ -962,6 +968,10 @@ if TYPE_CHECKING:  # read by the checkers; importing the file runs nothing
     captr_fp4x2_e1m2_t = cast(CaPtr[fp4x2_e1m2_t], None)
     cbptr_fp4x2_e1m2_t = cast(CbPtr[fp4x2_e1m2_t], None)
     ccptr_fp4x2_e1m2_t = cast(CcPtr[fp4x2_e1m2_t], None)
+    cbufptr_fp8_e8m0_t = cast(CbufPtr[fp8_e8m0_t], None)
+    captr_fp8_e8m0_t = cast(CaPtr[fp8_e8m0_t], None)
+    cbptr_fp8_e8m0_t = cast(CbPtr[fp8_e8m0_t], None)
+    ccptr_fp8_e8m0_t = cast(CcPtr[fp8_e8m0_t], None)
 
 
 def check_asc_create_mask_b8() -> None:
@@ -4432,6 +4442,50 @@ def check_asc_set_l0c2gm_lrelu_alpha() -> None:
 def check_asc_set_l0c_copy_prequant() -> None:
     # asc_set_l0c_copy_prequant: every legal config combination, every form
     asc_set_l0c_copy_prequant(1)  # (uint64_t)
+
+
+def check_asc_copy_l12l0a_mx() -> None:
+    # asc_copy_l12l0a_mx: every legal dst, src, x_start_pos, x_step combination, every form
+    asc_copy_l12l0a_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1)  # (uint64_t, fp8_e8m0_t, uint16_t, uint8_t)
+
+
+def check_asc_copy_l12l0a_mx_sync() -> None:
+    # asc_copy_l12l0a_mx_sync: every legal dst, src, x_start_pos, x_step combination, every form
+    asc_copy_l12l0a_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1)  # (uint64_t, fp8_e8m0_t, uint16_t, uint8_t)
+
+
+def check_asc_copy_l12l0b_mx() -> None:
+    # asc_copy_l12l0b_mx: every legal dst, src, x_start_pos, x_step combination, every form
+    asc_copy_l12l0b_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1)  # (uint64_t, fp8_e8m0_t, uint16_t, uint8_t)
+
+
+def check_asc_copy_l12l0b_mx_sync() -> None:
+    # asc_copy_l12l0b_mx_sync: every legal dst, src, x_start_pos, x_step combination, every form
+    asc_copy_l12l0b_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1)  # (uint64_t, fp8_e8m0_t, uint16_t, uint8_t)
+
+
+def check_asc_mmad_mx() -> None:
+    # asc_mmad_mx: every legal c_matrix, a_matrix, b_matrix, left_height, unit_flag combination, every form
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp4x2_e1m2_t, fp4x2_e1m2_t, uint16_t, uint8_t)
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e2m1_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp4x2_e1m2_t, fp4x2_e2m1_t, uint16_t, uint8_t)
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e2m1_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp4x2_e2m1_t, fp4x2_e1m2_t, uint16_t, uint8_t)
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e2m1_t, cbptr_fp4x2_e2m1_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp4x2_e2m1_t, fp4x2_e2m1_t, uint16_t, uint8_t)
+    asc_mmad_mx(ccptr_float32_t, captr_fp8_e4m3fn_t, cbptr_fp8_e4m3fn_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e4m3fn_t, fp8_e4m3fn_t, uint16_t, uint8_t)
+    asc_mmad_mx(ccptr_float32_t, captr_fp8_e4m3fn_t, cbptr_fp8_e5m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e4m3fn_t, fp8_e5m2_t, uint16_t, uint8_t)
+    asc_mmad_mx(ccptr_float32_t, captr_fp8_e5m2_t, cbptr_fp8_e4m3fn_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e5m2_t, fp8_e4m3fn_t, uint16_t, uint8_t)
+    asc_mmad_mx(ccptr_float32_t, captr_fp8_e5m2_t, cbptr_fp8_e5m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e5m2_t, fp8_e5m2_t, uint16_t, uint8_t)
+
+
+def check_asc_mmad_mx_sync() -> None:
+    # asc_mmad_mx_sync: every legal c_matrix, a_matrix, b_matrix, left_height, unit_flag combination, every form
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp4x2_e1m2_t, fp4x2_e1m2_t, uint16_t, uint8_t)
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e2m1_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp4x2_e1m2_t, fp4x2_e2m1_t, uint16_t, uint8_t)
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e2m1_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp4x2_e2m1_t, fp4x2_e1m2_t, uint16_t, uint8_t)
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e2m1_t, cbptr_fp4x2_e2m1_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp4x2_e2m1_t, fp4x2_e2m1_t, uint16_t, uint8_t)
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp8_e4m3fn_t, cbptr_fp8_e4m3fn_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e4m3fn_t, fp8_e4m3fn_t, uint16_t, uint8_t)
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp8_e4m3fn_t, cbptr_fp8_e5m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e4m3fn_t, fp8_e5m2_t, uint16_t, uint8_t)
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp8_e5m2_t, cbptr_fp8_e4m3fn_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e5m2_t, fp8_e4m3fn_t, uint16_t, uint8_t)
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp8_e5m2_t, cbptr_fp8_e5m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e5m2_t, fp8_e5m2_t, uint16_t, uint8_t)
 
 
 def check_asc_half2int4x2_rn() -> None:

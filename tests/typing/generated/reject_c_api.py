@@ -156,10 +156,14 @@ from ascreg.c_api import (
     asc_copy_l12fb,
     asc_copy_l12fb_sync,
     asc_copy_l12l0a,
+    asc_copy_l12l0a_mx,
+    asc_copy_l12l0a_mx_sync,
     asc_copy_l12l0a_sync,
     asc_copy_l12l0a_transpose,
     asc_copy_l12l0a_transpose_sync,
     asc_copy_l12l0b,
+    asc_copy_l12l0b_mx,
+    asc_copy_l12l0b_mx_sync,
     asc_copy_l12l0b_sync,
     asc_copy_l12l0b_trans,
     asc_copy_l12l0b_trans_sync,
@@ -600,6 +604,8 @@ from ascreg.c_api import (
     asc_min,
     asc_min_scalar,
     asc_mmad,
+    asc_mmad_mx,
+    asc_mmad_mx_sync,
     asc_mmad_s4,
     asc_mmad_s4_sync,
     asc_mmad_sync,
@@ -962,6 +968,10 @@ if TYPE_CHECKING:  # read by the checkers; importing the file runs nothing
     captr_fp4x2_e1m2_t = cast(CaPtr[fp4x2_e1m2_t], None)
     cbptr_fp4x2_e1m2_t = cast(CbPtr[fp4x2_e1m2_t], None)
     ccptr_fp4x2_e1m2_t = cast(CcPtr[fp4x2_e1m2_t], None)
+    cbufptr_fp8_e8m0_t = cast(CbufPtr[fp8_e8m0_t], None)
+    captr_fp8_e8m0_t = cast(CaPtr[fp8_e8m0_t], None)
+    cbptr_fp8_e8m0_t = cast(CbPtr[fp8_e8m0_t], None)
+    ccptr_fp8_e8m0_t = cast(CcPtr[fp8_e8m0_t], None)
 
 
 def check_asc_loadalign() -> None:
@@ -14370,6 +14380,82 @@ def check_asc_set_l0c2gm_lrelu_alpha() -> None:
 def check_asc_set_l0c_copy_prequant() -> None:
     # asc_set_l0c_copy_prequant: every illegal combination of config, every form
     asc_set_l0c_copy_prequant(1.5)  # type: ignore[arg-type]  # pyright: ignore  # config: 1.5
+
+
+def check_asc_copy_l12l0a_mx() -> None:
+    # asc_copy_l12l0a_mx: every illegal combination of dst, src, x_start_pos, x_step, every form
+    asc_copy_l12l0a_mx(1.5, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
+    asc_copy_l12l0a_mx(1, g_uint8_t, 1, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12l0a_mx(1, cbufptr_fp8_e8m0_t, 1.5, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # x_start_pos: 1.5
+    asc_copy_l12l0a_mx(1, cbufptr_fp8_e8m0_t, 1, 1.5, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # y_start_pos: 1.5
+    asc_copy_l12l0a_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1.5, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # x_step: 1.5
+    asc_copy_l12l0a_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1.5, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # y_step: 1.5
+    asc_copy_l12l0a_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    asc_copy_l12l0a_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+
+
+def check_asc_copy_l12l0a_mx_sync() -> None:
+    # asc_copy_l12l0a_mx_sync: every illegal combination of dst, src, x_start_pos, x_step, every form
+    asc_copy_l12l0a_mx_sync(1.5, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
+    asc_copy_l12l0a_mx_sync(1, g_uint8_t, 1, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12l0a_mx_sync(1, cbufptr_fp8_e8m0_t, 1.5, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # x_start_pos: 1.5
+    asc_copy_l12l0a_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1.5, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # y_start_pos: 1.5
+    asc_copy_l12l0a_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1.5, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # x_step: 1.5
+    asc_copy_l12l0a_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1.5, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # y_step: 1.5
+    asc_copy_l12l0a_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    asc_copy_l12l0a_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+
+
+def check_asc_copy_l12l0b_mx() -> None:
+    # asc_copy_l12l0b_mx: every illegal combination of dst, src, x_start_pos, x_step, every form
+    asc_copy_l12l0b_mx(1.5, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
+    asc_copy_l12l0b_mx(1, g_uint8_t, 1, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12l0b_mx(1, cbufptr_fp8_e8m0_t, 1.5, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # x_start_pos: 1.5
+    asc_copy_l12l0b_mx(1, cbufptr_fp8_e8m0_t, 1, 1.5, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # y_start_pos: 1.5
+    asc_copy_l12l0b_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1.5, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # x_step: 1.5
+    asc_copy_l12l0b_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1.5, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # y_step: 1.5
+    asc_copy_l12l0b_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    asc_copy_l12l0b_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+
+
+def check_asc_copy_l12l0b_mx_sync() -> None:
+    # asc_copy_l12l0b_mx_sync: every illegal combination of dst, src, x_start_pos, x_step, every form
+    asc_copy_l12l0b_mx_sync(1.5, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
+    asc_copy_l12l0b_mx_sync(1, g_uint8_t, 1, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12l0b_mx_sync(1, cbufptr_fp8_e8m0_t, 1.5, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # x_start_pos: 1.5
+    asc_copy_l12l0b_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1.5, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # y_start_pos: 1.5
+    asc_copy_l12l0b_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1.5, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # x_step: 1.5
+    asc_copy_l12l0b_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1.5, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # y_step: 1.5
+    asc_copy_l12l0b_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    asc_copy_l12l0b_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+
+
+def check_asc_mmad_mx() -> None:
+    # asc_mmad_mx: every illegal combination of c_matrix, a_matrix, b_matrix, left_height, unit_flag, every form
+    asc_mmad_mx(g_uint8_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix: g_uint8_t
+    asc_mmad_mx(ccptr_float32_t, g_uint8_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # a_matrix: g_uint8_t
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, g_uint8_t, 1, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # b_matrix: g_uint8_t
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1.5, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # left_height: 1.5
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1.5, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # n_dim: 1.5
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1.5, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # right_width: 1.5
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1.5, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # unit_flag: 1.5
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, 1.5, True, True)  # type: ignore[call-overload]  # pyright: ignore  # disable_gemv: 1.5
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, 1.5, True)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix_source: 1.5
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix_init_val: 1.5
+
+
+def check_asc_mmad_mx_sync() -> None:
+    # asc_mmad_mx_sync: every illegal combination of c_matrix, a_matrix, b_matrix, left_height, unit_flag, every form
+    asc_mmad_mx_sync(g_uint8_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix: g_uint8_t
+    asc_mmad_mx_sync(ccptr_float32_t, g_uint8_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # a_matrix: g_uint8_t
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, g_uint8_t, 1, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # b_matrix: g_uint8_t
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1.5, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # left_height: 1.5
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1.5, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # n_dim: 1.5
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1.5, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # right_width: 1.5
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1.5, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # unit_flag: 1.5
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, 1.5, True, True)  # type: ignore[call-overload]  # pyright: ignore  # disable_gemv: 1.5
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, 1.5, True)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix_source: 1.5
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix_init_val: 1.5
 
 
 def check_asc_half2int4x2_rn() -> None:
