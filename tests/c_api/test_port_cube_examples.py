@@ -2,12 +2,16 @@
 
 Sources (examples/02_simd_c_api/03_c_api/):
 
-- ``03_matrix_compute/mmad/mmad.asc`` with ``mmad_s2.h``, scenario 2: bfloat16_t A (M x K) and
+- ``03_matrix_compute/mmad/mmad.asc`` with ``mmad_s1.h``, scenario 1: int8_t A (M x K), B
+  (K x N) and an int32_t bias go GM -> L1 with ``asc_copy_gm2l1_nd2nz``; B goes L1 -> L0B
+  in transposed 32 x 32 squares (``asc_copy_l12l0b_trans``, one call per 32 rows of K), the
+  bias L1 -> BiasTable (``asc_copy_l12bt``), one ``asc_mmad`` starting at the bias row
+  (``c_matrix_source``) and ``asc_copy_l0c2gm`` NZ2ND to GM.
+- ``mmad_s2.h``, scenario 2: bfloat16_t A (M x K) and
   B stored transposed (N x K) go GM -> L1 with ``asc_set_gm2l1_nz_para`` +
   ``asc_copy_gm2l1_nd2nz``, L1 -> L0A / L0B with ``asc_copy_l12l0a`` / ``asc_copy_l12l0b``, two
   ``asc_mmad`` calls (the second accumulating) and ``asc_copy_l0c2gm`` NZ2ND to GM, ordered by
-  the example's ``asc_sync_notify`` / ``asc_sync_wait`` flags. Scenario 1 needs
-  ``asc_copy_l12l0b_trans`` and ``asc_copy_l12bt``, which ascreg does not have yet.
+  the example's ``asc_sync_notify`` / ``asc_sync_wait`` flags.
 - ``00_data_movement/data_copy_gm2l1/data_copy_gm2l1.asc``, scenarios 1 (NZ input copied with
   ``asc_copy_gm2l1``), 2 (``asc_copy_gm2l1_nd2nz``) and 3 (``asc_copy_gm2l1_dn2nz``), then
   ``asc_copy_l12l0b_transpose``, ``asc_mmad`` and ``asc_copy_l0c2gm``. Scenario 4 needs
@@ -27,11 +31,21 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from ascreg import GlobalMemory, GmPtr, bfloat16_t, float32_t, half, uint8_t
+from ascreg import (
+    GlobalMemory,
+    GmPtr,
+    bfloat16_t,
+    float32_t,
+    half,
+    int8_t,
+    int32_t,
+    uint8_t,
+)
 from ascreg.basic import __cube__
 from ascreg.c_api import (
     EVENT_ID0,
     EVENT_ID1,
+    EVENT_ID2,
     PIPE_ALL,
     PIPE_FIX,
     PIPE_M,
@@ -43,7 +57,9 @@ from ascreg.c_api import (
     asc_copy_gm2l1_nd2nz,
     asc_copy_l0c2gm,
     asc_copy_l12l0a,
+    asc_copy_l12bt,
     asc_copy_l12l0b,
+    asc_copy_l12l0b_trans,
     asc_copy_l12l0b_transpose,
     asc_init,
     asc_mmad,
@@ -55,7 +71,7 @@ from ascreg.c_api import (
 )
 from ascreg.machine.cube import cube_buffers
 
-# ========== mmad.asc, scenario 2 ==========
+# ========== mmad.asc, shared ==========
 BLOCK_CUBE = 16
 M, N, K = 30, 40, 70
 
@@ -68,6 +84,125 @@ def ceil_align(a: int, b: int) -> int:
     return ceil_div(a, b) * b
 
 
+def nz_para(c0_stride: int) -> int:
+    """The ``asc_set_gm2l1_nz_para`` word of one matrix, fractal rows 1 apart."""
+    return (0 << 48) | (c0_stride << 32) | (1 << 16) | 1
+
+
+# ========== mmad_s1.h ==========
+S1_C0_SIZE = 32
+S1_FRACTAL_NUM = 2
+S1_FRACTAL_SIZE = BLOCK_CUBE * S1_C0_SIZE
+S1_A_L1_SIZE = ceil_align(M, BLOCK_CUBE) * ceil_align(K, S1_C0_SIZE)
+S1_A_L0_SIZE = ceil_align(M, BLOCK_CUBE) * ceil_align(K, S1_C0_SIZE)
+S1_B_L1_SIZE = ceil_align(K, BLOCK_CUBE * S1_FRACTAL_NUM) * ceil_align(N, S1_C0_SIZE)
+S1_B_L0_SIZE = ceil_align(K, S1_C0_SIZE) * ceil_align(N, BLOCK_CUBE * S1_FRACTAL_NUM)
+S1_BIAS_BYTES = ceil_align(ceil_div(N * int32_t.size, 32), 2) * 32
+S1_BIAS_ELEMS = S1_BIAS_BYTES // int32_t.size
+
+
+def s1_copy_matrix_a_to_l1(dst: Any, src: Any) -> None:
+    asc_set_gm2l1_nz_para(nz_para(ceil_align(M, BLOCK_CUBE)))
+    loop1_src_stride = K * int8_t.size
+    l2_cache_ctl = 0
+    n_value = M
+    d_value = K
+    loop4_src_stride = 0
+    smallc0_en = False
+    asc_copy_gm2l1_nd2nz(
+        dst, src, loop1_src_stride, l2_cache_ctl, n_value, d_value, loop4_src_stride, smallc0_en
+    )
+    asc_sync_notify(PIPE_MTE2, PIPE_MTE1, EVENT_ID0)
+
+
+def s1_copy_matrix_b_to_l1(dst: Any, src: Any) -> None:
+    asc_set_gm2l1_nz_para(nz_para(ceil_align(K, BLOCK_CUBE * S1_FRACTAL_NUM)))
+    loop1_src_stride = N * int8_t.size
+    l2_cache_ctl = 0
+    n_value = K
+    d_value = N
+    loop4_src_stride = 0
+    smallc0_en = False
+    asc_copy_gm2l1_nd2nz(
+        dst, src, loop1_src_stride, l2_cache_ctl, n_value, d_value, loop4_src_stride, smallc0_en
+    )
+    asc_sync_notify(PIPE_MTE2, PIPE_MTE1, EVENT_ID1)
+
+
+def s1_copy_bias_to_l1(dst: Any, src: Any) -> None:
+    asc_set_gm2l1_nz_para(nz_para(1))
+    loop1_src_stride = N * int32_t.size
+    l2_cache_ctl = 0
+    n_value = 1
+    d_value = N
+    loop4_src_stride = 0
+    smallc0_en = False
+    asc_copy_gm2l1_nd2nz(
+        dst, src, loop1_src_stride, l2_cache_ctl, n_value, d_value, loop4_src_stride, smallc0_en
+    )
+    asc_sync_notify(PIPE_MTE2, PIPE_MTE1, EVENT_ID2)
+
+
+def s1_split_matrix_a_to_l0a(dst: Any, src: Any) -> None:
+    asc_sync_wait(PIPE_MTE2, PIPE_MTE1, EVENT_ID0)
+    m_start_position = 0
+    k_start_position = 0
+    m_step = ceil_div(M, BLOCK_CUBE)
+    k_step = ceil_div(K, S1_C0_SIZE)
+    src_stride = ceil_div(M, BLOCK_CUBE)
+    dst_stride = ceil_div(M, BLOCK_CUBE)
+    asc_copy_l12l0a(
+        dst, src, m_start_position, k_start_position, m_step, k_step, src_stride, dst_stride
+    )
+    asc_sync_notify(PIPE_MTE1, PIPE_M, EVENT_ID0)
+
+
+def s1_split_matrix_b_to_l0b_trans(dst: Any, src: Any) -> None:
+    asc_sync_wait(PIPE_MTE2, PIPE_MTE1, EVENT_ID1)
+    k_blocks = ceil_div(K, BLOCK_CUBE * S1_FRACTAL_NUM)
+    dst_offset = ceil_div(N, BLOCK_CUBE * S1_FRACTAL_NUM) * S1_FRACTAL_SIZE * S1_FRACTAL_NUM
+    src_offset = S1_FRACTAL_SIZE * S1_FRACTAL_NUM
+    index_id = 0
+    repeat = ceil_div(N, S1_C0_SIZE)
+    src_stride = ceil_div(K, BLOCK_CUBE * S1_FRACTAL_NUM) * 2
+    dst_gap = 1
+    dst_frac_gap = 0
+    src_frac_gap = 0
+    for i in range(k_blocks):
+        asc_copy_l12l0b_trans(dst + i * dst_offset, src + i * src_offset, index_id, repeat,
+                              src_stride, dst_gap, dst_frac_gap, src_frac_gap)  # fmt: skip
+    asc_sync_notify(PIPE_MTE1, PIPE_M, EVENT_ID1)
+
+
+def s1_split_bias_to_bt(src: Any) -> None:
+    asc_sync_wait(PIPE_MTE2, PIPE_MTE1, EVENT_ID2)
+    dst = 0
+    conv_control = 0
+    n_burst = 1
+    len_burst = S1_BIAS_BYTES // 32
+    source_gap = 0
+    dst_gap = 0
+    asc_copy_l12bt(dst, src, conv_control, n_burst, len_burst, source_gap, dst_gap)
+    asc_sync_notify(PIPE_MTE1, PIPE_M, EVENT_ID2)
+
+
+def s1_compute_mmad(c_matrix: Any, a_matrix: Any, b_matrix: Any) -> None:
+    asc_sync_wait(PIPE_MTE1, PIPE_M, EVENT_ID0)
+    asc_sync_wait(PIPE_MTE1, PIPE_M, EVENT_ID1)
+    asc_sync_wait(PIPE_MTE1, PIPE_M, EVENT_ID2)
+    left_height = M
+    n_dim = K
+    right_width = ceil_align(N, BLOCK_CUBE * S1_FRACTAL_NUM)
+    unit_flag = 0
+    disable_gemv = True
+    c_matrix_source = True
+    c_matrix_init_val = False
+    asc_mmad(c_matrix, a_matrix, b_matrix, left_height, n_dim, right_width, unit_flag,
+             disable_gemv, c_matrix_source, c_matrix_init_val)  # fmt: skip
+    asc_sync_notify(PIPE_M, PIPE_FIX, EVENT_ID0)
+
+
+# ========== mmad_s2.h ==========
 S2_C0_SIZE = 16
 S2_A_L1_SIZE = ceil_align(M, BLOCK_CUBE) * ceil_align(K, S2_C0_SIZE)
 S2_A_L0_SIZE = ceil_align(M, BLOCK_CUBE) * ceil_align(K, S2_C0_SIZE)
@@ -184,32 +319,83 @@ def copy_result_to_gm(dst: Any, src: Any, n: int, m: int) -> None:
     )  # fmt: skip
 
 
-@__global__
-@__cube__
-def mmad_custom(
-    a: GmPtr[uint8_t], b: GmPtr[uint8_t], bias: GmPtr[uint8_t], c: GmPtr[uint8_t]
-) -> None:
-    asc_init()
-    # === scenario 2: bfloat16, no bias, two Mmads accumulating ===
-    cb = cube_buffers()  # the C arrays, back to back in each buffer
-    a_l1 = cb.pointer("l1", bfloat16_t, 0)
-    b_l1 = cb.pointer("l1", bfloat16_t, S2_A_L1_SIZE * bfloat16_t.size)
-    s2_copy_matrix_a_to_l1(a_l1, a.cast(bfloat16_t))
-    s2_copy_matrix_b_to_l1(b_l1, b.cast(bfloat16_t))
-    a_l0 = cb.pointer("l0a", bfloat16_t, 0)
-    b_l0 = cb.pointer("l0b", bfloat16_t, 0)
-    s2_split_matrix_a_to_l0a(a_l0, a_l1)
-    s2_split_matrix_b_to_l0b(b_l0, b_l1)
-    c_l0 = cb.pointer("l0c", float32_t, 0)
-    s2_compute_mmad(c_l0, a_l0, b_l0)
-    copy_result_to_gm(c.cast(float32_t), c_l0, N, M)
-    asc_sync_pipe(PIPE_ALL)
+def make_mmad_kernel(scenario: int) -> Any:
+    @__global__
+    @__cube__
+    def mmad_custom(
+        a: GmPtr[uint8_t], b: GmPtr[uint8_t], bias: GmPtr[uint8_t], c: GmPtr[uint8_t]
+    ) -> None:
+        asc_init()
+        cb = cube_buffers()  # the C arrays, back to back in each buffer
+        if scenario == 1:  # int8_t, with a bias
+            a_l1 = cb.pointer("l1", int8_t, 0)
+            b_l1 = cb.pointer("l1", int8_t, S1_A_L1_SIZE)
+            bias_l1 = cb.pointer("l1", int32_t, S1_A_L1_SIZE + S1_B_L1_SIZE)
+            s1_copy_matrix_a_to_l1(a_l1, a.cast(int8_t))
+            s1_copy_matrix_b_to_l1(b_l1, b.cast(int8_t))
+            s1_copy_bias_to_l1(bias_l1, bias.cast(int32_t))
+            a_l0 = cb.pointer("l0a", int8_t, 0)
+            b_l0 = cb.pointer("l0b", int8_t, 0)
+            s1_split_matrix_a_to_l0a(a_l0, a_l1)
+            s1_split_matrix_b_to_l0b_trans(b_l0, b_l1)
+            s1_split_bias_to_bt(bias_l1)
+            c_l0 = cb.pointer("l0c", int32_t, 0)
+            s1_compute_mmad(c_l0, a_l0, b_l0)
+            copy_result_to_gm(c.cast(int32_t), c_l0, N, M)
+        else:  # bfloat16, no bias, two Mmads accumulating
+            a_l1 = cb.pointer("l1", bfloat16_t, 0)
+            b_l1 = cb.pointer("l1", bfloat16_t, S2_A_L1_SIZE * bfloat16_t.size)
+            s2_copy_matrix_a_to_l1(a_l1, a.cast(bfloat16_t))
+            s2_copy_matrix_b_to_l1(b_l1, b.cast(bfloat16_t))
+            a_l0 = cb.pointer("l0a", bfloat16_t, 0)
+            b_l0 = cb.pointer("l0b", bfloat16_t, 0)
+            s2_split_matrix_a_to_l0a(a_l0, a_l1)
+            s2_split_matrix_b_to_l0b(b_l0, b_l1)
+            c_l0 = cb.pointer("l0c", float32_t, 0)
+            s2_compute_mmad(c_l0, a_l0, b_l0)
+            copy_result_to_gm(c.cast(float32_t), c_l0, N, M)
+        asc_sync_pipe(PIPE_ALL)
+
+    return mmad_custom
 
 
 def within_verify_result(output: np.ndarray, golden: np.ndarray) -> bool:
     """scripts/verify_result.py: isclose(rtol 1e-6, atol 1e-9), at most 1e-4 of them off."""
     close = np.isclose(output.reshape(-1), golden.reshape(-1), rtol=1e-6, atol=1e-9)
     return bool((~close).sum() / golden.size <= 1e-4)
+
+
+def run_mmad_scenario_1(x1: np.ndarray, x2: np.ndarray, bias: np.ndarray) -> np.ndarray:
+    gm = GlobalMemory()
+    inputs = []
+    for array in (x1, x2, bias):
+        ptr = gm.alloc(uint8_t, array.nbytes)
+        ptr.write(array.view(np.uint8).reshape(-1))
+        inputs.append(ptr)
+    c = gm.alloc(uint8_t, 4 * M * N)
+    make_mmad_kernel(1)[1, 0, None](*inputs, c)
+    return c.read(4 * M * N).view(np.int32).reshape(M, N)
+
+
+def test_mmad_scenario_1_against_a_numpy_golden() -> None:
+    rng = np.random.default_rng(1)
+    x1 = rng.integers(1, 10, (M, K)).astype(np.int8)
+    x2 = rng.integers(1, 10, (K, N)).astype(np.int8)
+    bias = rng.integers(1, 10, N).astype(np.int32)
+    golden = x1.astype(np.int32) @ x2.astype(np.int32) + bias
+    output = run_mmad_scenario_1(x1, x2, bias)
+    assert within_verify_result(output.astype(np.float64), golden.astype(np.float64))
+    assert np.array_equal(output, golden)  # integer arithmetic: exact
+
+
+def test_mmad_scenario_1_sees_a_wrong_bias() -> None:
+    rng = np.random.default_rng(1)
+    x1 = rng.integers(1, 10, (M, K)).astype(np.int8)
+    x2 = rng.integers(1, 10, (K, N)).astype(np.int8)
+    bias = rng.integers(1, 10, N).astype(np.int32)
+    golden = x1.astype(np.int32) @ x2.astype(np.int32) + bias
+    output = run_mmad_scenario_1(x1, x2, bias + 1)
+    assert not within_verify_result(output.astype(np.float64), golden.astype(np.float64))
 
 
 def test_mmad_scenario_2_against_a_numpy_golden() -> None:
@@ -223,7 +409,7 @@ def test_mmad_scenario_2_against_a_numpy_golden() -> None:
     b = gm.alloc(uint8_t, x2.nbytes)
     b.write(np.ascontiguousarray(x2.T).view(np.uint8).reshape(-1))  # B stored N x K
     bias, c = gm.alloc(uint8_t, 4 * N), gm.alloc(uint8_t, 4 * M * N)
-    mmad_custom[1, 0, None](a, b, bias, c)
+    make_mmad_kernel(2)[1, 0, None](a, b, bias, c)
     output = c.read(4 * M * N).view(np.float32).reshape(M, N)
     assert within_verify_result(output, golden.astype(np.float32))
     assert np.allclose(output, golden, rtol=2e-6)  # float accumulation of exact products
