@@ -14,8 +14,10 @@ Sources (examples/02_simd_c_api/03_c_api/):
   the example's ``asc_sync_notify`` / ``asc_sync_wait`` flags.
 - ``00_data_movement/data_copy_gm2l1/data_copy_gm2l1.asc``, scenarios 1 (NZ input copied with
   ``asc_copy_gm2l1``), 2 (``asc_copy_gm2l1_nd2nz``) and 3 (``asc_copy_gm2l1_dn2nz``), then
-  ``asc_copy_l12l0b_transpose``, ``asc_mmad`` and ``asc_copy_l0c2gm``. Scenario 4 needs
-  ``asc_copy_l12fb``.
+  ``asc_copy_l12l0b_transpose``, ``asc_mmad`` and ``asc_copy_l0c2gm``; scenario 4 is scenario
+  2 with a vector quantisation to int8_t: the words go GM -> L1 (``asc_copy_gm2l1``) -> the
+  fixpipe buffer (``asc_copy_l12fb``), ``asc_set_l0c2gm_config`` points at them and
+  ``asc_copy_l0c2gm`` quantises with ``VQF322B8_PRE``.
 
 The C kernels' local arrays (``__cbuf__ T a_l1[...]``) are placed back to back in each buffer.
 The goldens are computed here with numpy (float64 products of the same inputs, as the
@@ -40,8 +42,9 @@ from ascreg import (
     int8_t,
     int32_t,
     uint8_t,
+    uint64_t,
 )
-from ascreg.basic import __cube__
+from ascreg.basic import QuantMode_t, __cube__
 from ascreg.c_api import (
     EVENT_ID0,
     EVENT_ID1,
@@ -57,6 +60,7 @@ from ascreg.c_api import (
     asc_copy_gm2l1_nd2nz,
     asc_copy_l0c2gm,
     asc_copy_l12bt,
+    asc_copy_l12fb,
     asc_copy_l12l0a,
     asc_copy_l12l0b,
     asc_copy_l12l0b_trans,
@@ -64,6 +68,7 @@ from ascreg.c_api import (
     asc_init,
     asc_mmad,
     asc_set_gm2l1_nz_para,
+    asc_set_l0c2gm_config,
     asc_set_l0c2gm_nz2nd,
     asc_sync_notify,
     asc_sync_pipe,
@@ -422,6 +427,11 @@ C0_ELEMENTS = C0_BYTES // half.size
 A_L1_ELEMENTS = ceil_align(DM, BLOCK_CUBE) * ceil_align(DK, C0_BYTES)
 B_L1_ELEMENTS = ceil_align(DK, C0_BYTES) * ceil_align(DN, C0_BYTES)
 B1_OFFSET_BYTES = 64 * 1024
+FIXPIPE_QUANT_ADDR_GRANULARITY = 128
+FIXPIPE_L1_TO_FB_BURST_BYTES = 64
+QUANT_ELEMENTS = DN
+QUANT_TRANSFER_BYTES = ceil_align(QUANT_ELEMENTS * uint64_t.size, FIXPIPE_QUANT_ADDR_GRANULARITY)
+C1_OFFSET_BYTES = 128 * 1024
 MTE2_NZ_N_STRIDE, MTE2_NZ_MATRIX_NUM, MTE2_NZ_LOOP4_DST_STRIDE = 1, 1, 0
 A_MTE2_NZ_PARA = (MTE2_NZ_LOOP4_DST_STRIDE << 48 | ceil_align(DM, BLOCK_CUBE) << 32
                   | MTE2_NZ_N_STRIDE << 16 | MTE2_NZ_MATRIX_NUM)  # fmt: skip
@@ -432,7 +442,9 @@ B_MTE2_NZ_PARA = (MTE2_NZ_LOOP4_DST_STRIDE << 48 | ceil_align(DK, BLOCK_CUBE) <<
 def make_data_copy_kernel(scenario: int) -> Any:
     @__global__
     @__cube__
-    def data_copy_gm2l1(a: GmPtr[half], b: GmPtr[half], c: GmPtr[float32_t]) -> None:
+    def data_copy_gm2l1(
+        a: GmPtr[half], b: GmPtr[half], c: GmPtr[uint8_t], quant_pre: GmPtr[uint64_t]
+    ) -> None:
         asc_init()
         cb = cube_buffers()
         a_l1 = cb.pointer("l1", half, 0)
@@ -463,8 +475,29 @@ def make_data_copy_kernel(scenario: int) -> Any:
         asc_sync_notify(PIPE_MTE1, PIPE_M, EVENT_ID0)
         asc_sync_wait(PIPE_MTE1, PIPE_M, EVENT_ID0)
         asc_mmad(c_l0, a_l0, b_l0, DM, DK, ceil_align(DN, C0_ELEMENTS), 0, False, False, True)
+        if scenario == 4:
+            quant_l1 = cb.pointer("l1", uint64_t, C1_OFFSET_BYTES)
+            quant_fb = cb.pointer("fb", uint64_t, 0)
+            asc_copy_gm2l1(quant_l1, quant_pre, 1, QUANT_TRANSFER_BYTES // C0_BYTES, 0, 0, 0)
+            asc_sync_notify(PIPE_MTE2, PIPE_FIX, EVENT_ID0)
+            asc_sync_wait(PIPE_MTE2, PIPE_FIX, EVENT_ID0)
+            asc_copy_l12fb(quant_fb, quant_l1, 1,
+                           QUANT_TRANSFER_BYTES // FIXPIPE_L1_TO_FB_BURST_BYTES, 0, 0)  # fmt: skip
+            quant_fb_addr = quant_fb.address // FIXPIPE_QUANT_ADDR_GRANULARITY
+            asc_set_l0c2gm_config(0, quant_fb_addr, False)
+            asc_sync_pipe(PIPE_FIX)
         asc_sync_notify(PIPE_M, PIPE_FIX, EVENT_ID0)
-        copy_result_to_gm(c, c_l0, DN, DM)
+        asc_sync_wait(PIPE_M, PIPE_FIX, EVENT_ID0)
+        asc_set_l0c2gm_nz2nd(1, 0, 0)
+        no_conv = 0  # QuantMode_post::NoConv
+        if scenario == 4:
+            asc_copy_l0c2gm(c.cast(int8_t), c_l0, DN, DM, DN, ceil_align(DM, BLOCK_CUBE), 0, 0, 0,
+                            QuantMode_t.VQF322B8_PRE, 0, False, True, no_conv, 0, False, 0,
+                            False, False, False, False)  # fmt: skip
+        else:
+            asc_copy_l0c2gm(c.cast(float32_t), c_l0, DN, DM, DN, ceil_align(DM, BLOCK_CUBE), 0, 0,
+                            0, QuantMode_t.NoQuant, 0, False, True, no_conv, 0, False, 0, False,
+                            False, False, False)  # fmt: skip
         asc_sync_pipe(PIPE_ALL)
 
     return data_copy_gm2l1
@@ -476,20 +509,64 @@ def nz_of(matrix: np.ndarray, c0: int) -> np.ndarray:
     return matrix.reshape(rows, cols // c0, c0).transpose(1, 0, 2).reshape(-1)
 
 
-@pytest.mark.parametrize("scenario", [1, 2, 3])
-def test_data_copy_gm2l1_against_a_numpy_golden(scenario: int) -> None:
-    rng = np.random.default_rng(10 + scenario)
-    a = rng.uniform(-1, 1, (DM, DK)).astype(np.float16)
-    b = rng.uniform(-1, 1, (DK, DN)).astype(np.float16)
+def run_data_copy(scenario: int, a: np.ndarray, b: np.ndarray, quant: np.ndarray) -> Any:
+    """Run scenario *scenario* on the ND matrices *a*, *b*; return GM's C (bytes)."""
     stored = {1: (nz_of(a, C0_ELEMENTS), nz_of(b, C0_ELEMENTS)),
-              2: (a.reshape(-1), b.reshape(-1)),
-              3: (a.T.reshape(-1), b.T.reshape(-1))}[scenario]  # fmt: skip
+              3: (a.T.reshape(-1), b.T.reshape(-1))}.get(scenario, (a, b))  # fmt: skip
     gm = GlobalMemory()
     a_gm, b_gm = gm.alloc(half, a.size), gm.alloc(half, b.size)
-    a_gm.write(stored[0])
-    b_gm.write(stored[1])
-    c_gm = gm.alloc(float32_t, DM * DN)
-    make_data_copy_kernel(scenario)[1, 0, None](a_gm, b_gm, c_gm)
+    a_gm.write(np.reshape(stored[0], -1))
+    b_gm.write(np.reshape(stored[1], -1))
+    c_gm = gm.alloc(uint8_t, 4 * DM * DN)
+    quant_gm = gm.alloc(uint64_t, QUANT_TRANSFER_BYTES // uint64_t.size)
+    quant_gm.write(quant)
+    make_data_copy_kernel(scenario)[1, 0, None](a_gm, b_gm, c_gm, quant_gm)
+    return c_gm
+
+
+def inputs(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return (rng.uniform(-1, 3, (DM, DK)).astype(np.float16),
+            rng.uniform(-1, 3, (DK, DN)).astype(np.float16))  # fmt: skip
+
+
+@pytest.mark.parametrize("scenario", [1, 2, 3])
+def test_data_copy_gm2l1_against_a_numpy_golden(scenario: int) -> None:
+    a, b = inputs(10 + scenario)
+    c_gm = run_data_copy(scenario, a, b, np.zeros(QUANT_TRANSFER_BYTES // 8, np.uint64))
     golden = a.astype(np.float64) @ b.astype(np.float64)
-    output = c_gm.read(DM * DN).reshape(DM, DN)
+    output = c_gm.read(4 * DM * DN).view(np.float32).reshape(DM, DN)
+    assert within_verify_result(output, golden.astype(np.float32))
     assert np.allclose(output, golden, rtol=1e-5, atol=1e-5)
+
+
+def quant_words(scale: float) -> np.ndarray:
+    """gen_data.py's words: the float scale's bits, bit 46 (signed int8), zero padded."""
+    words = np.zeros(QUANT_TRANSFER_BYTES // uint64_t.size, np.uint64)
+    words[:DN] = np.uint64(np.float32(scale).view(np.uint32)) | np.uint64(1 << 46)
+    return words
+
+
+def quantised_golden(values: np.ndarray, scale: float) -> np.ndarray:
+    """gen_data.py's quantisation: scale, round half to even in [-256, 255], then int8."""
+    scaled = np.round(np.clip(values * scale, -256, 255))
+    return np.clip(scaled, -128, 127).astype(np.int8)
+
+
+@pytest.mark.parametrize("scale", [2.0, 0.25])
+def test_data_copy_gm2l1_scenario_4_quantises_bit_exactly(scale: float) -> None:
+    """The example's scale 2 saturates most results at 127; 0.25 keeps them in range."""
+    a, b = inputs(14)
+    c_gm = run_data_copy(4, a, b, quant_words(scale))
+    golden = quantised_golden(a.astype(np.float64) @ b.astype(np.float64), scale)
+    assert len(np.unique(golden)) > 20
+    output = c_gm.read(DM * DN).view(np.int8).reshape(DM, DN)
+    assert np.array_equal(output, golden)  # verify_result.py: int8 must match exactly
+
+
+def test_data_copy_gm2l1_scenario_4_sees_a_wrong_scale() -> None:
+    a, b = inputs(14)
+    c_gm = run_data_copy(4, a, b, quant_words(1.0))
+    golden = quantised_golden(a.astype(np.float64) @ b.astype(np.float64), 2.0)
+    output = c_gm.read(DM * DN).view(np.int8).reshape(DM, DN)
+    assert not np.array_equal(output, golden)
