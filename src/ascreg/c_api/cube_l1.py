@@ -383,7 +383,11 @@ def _value_type(value: Any) -> str:
 
 
 def _fill_bits(value: Any, kind: str, dtype: type[Scalar]) -> Any:
-    """Return the element whose bits are *value*'s (the page: value's binary is assigned)."""
+    """Return the element whose bits are *value*'s (the page: value's binary is assigned).
+
+    A value of another width than the elements is refused unless its bits are all 0 (the
+    examples' ``0U`` into 16-bit elements): the page does not say which bits are written.
+    """
     if kind == "uint32_t":
         bits = np.asarray(operands.in_range(value, "value", 0, (1 << 32) - 1), np.uint32)
     elif kind == "half":
@@ -391,6 +395,8 @@ def _fill_bits(value: Any, kind: str, dtype: type[Scalar]) -> Any:
     else:
         bits = np.asarray(value)
     if bits.dtype.itemsize != dtype.size:
+        if not bits.reshape(1).view(np.uint8).any():  # all bits 0: every choice of bits writes 0
+            return np.zeros(1, dtype.np_dtype)
         raise UnsupportedError(
             f"a {kind} value into {dtype.cpp_name} elements: {FILL_PAGE} does not say which "
             f"{8 * dtype.size} bits of the {8 * bits.dtype.itemsize}-bit value are written (see "
