@@ -57,11 +57,11 @@ from ascreg._frontend.cube import (
     HIF8_MODE,
     MM_LAYOUT_MODE,
     Bursts,
-    OnPipe,
     PadBits,
     TransposeRun,
     aligned,
     copy_bursts,
+    fill_blocks,
     load3d_registers,
     load_transposed,
     set_cube_mode,
@@ -79,7 +79,7 @@ from ascreg.machine.cube import (
     cube_buffers,
 )
 from ascreg.machine.memory import Pointer
-from ascreg.machine.sync import PIPE_FIX, PIPE_MTE1, PIPE_MTE2, Pipe
+from ascreg.machine.sync import PIPE_FIX, PIPE_MTE1, Pipe
 
 __all__ = [
     "asc_copy_l12bt",
@@ -421,13 +421,7 @@ def _fill(op: Any, dst: Any, value: Any, config: Any) -> None:
         )
     cfg = operands.instance(config, asc_fill_value_config, "config")
     aligned(d, C0_BYTES, "dst")
-    pattern = np.tile(_fill_bits(value, kind, d.dtype), C0_BYTES // d.dtype.size).view(np.uint8)
-    nbytes, gap = cfg.blk_num * C0_BYTES, cfg.dst_gap * C0_BYTES
-    if nbytes and cfg.repeat:
-        with OnPipe(current_block(), PIPE_MTE2):
-            for i in range(cfg.repeat):
-                target = d.offset_bytes(i * (nbytes + gap)).bytes(nbytes, "writes")
-                target.reshape(-1, C0_BYTES)[:] = pattern
+    fill_blocks(d, _fill_bits(value, kind, d.dtype), cfg.repeat, cfg.blk_num, cfg.dst_gap)
     _finish(op)
 
 
