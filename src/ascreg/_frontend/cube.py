@@ -654,12 +654,13 @@ def copy_to_nz(dst: Pointer[Any], src: Pointer[Any], c: NzCopy, name: str) -> No
                 ctx.pipe, start, start + extent * size, write=False, space=id(source.memory)
             )
             flat = source.view(extent, "reads")
+            bits = flat.view(f"u{flat.itemsize}")  # as_strided refuses some ml_dtypes (fp8)
             rows = np.lib.stride_tricks.as_strided(
-                flat,
+                bits,
                 shape=(lines, width),
                 strides=(c.src_line * flat.itemsize, flat.itemsize),
                 writeable=False,
-            )
+            ).view(flat.dtype)
             out = (dst + i * c.dst_matrix).view(span, "writes")
             if c.small_c0:
                 out[:] = 0
