@@ -4,7 +4,8 @@ Figures, each the best of several runs, each divided by whole-array numpy (the f
 
 * (a) the ``__simd_vf__`` written with ``Reg.*`` calls (128 lanes per iteration, tail of 45
   lanes), called directly on host-tiled data (16K-element UB tiles), its loop batched (the
-  default ``execution="batched"`` policy), against whole-array numpy: target 2x (aim 1.5x);
+  default ``execution="batched"`` policy), against whole-array numpy: target 1.5x (the engine
+  issue: "the compare/select/shift VF stays <= 1.5x");
 * (a') the same call under ``ascreg.policy(execution="eager")`` (one iteration at a time),
   against a hand-written numpy loop over the same 128-lane slices (what a careful prototype
   costs): target 2x; the same for the VF written with the C API (``asc_loadalign``, ``asc_gt``,
@@ -12,7 +13,8 @@ Figures, each the best of several runs, each divided by whole-array numpy (the f
 * (b) the same VF inside a ``__global__`` kernel that streams the data through UB in 16K-element
   tiles (``asc_copy_gm2ub_align`` on MTE2, the VF on V, ``asc_copy_ub2gm_align`` on MTE3, flags
   between them), against the host-tiled direct call: the price of the kernel runtime's checks
-  (pipe hazards, unwritten UB, store-then-load in a VF, cross-block GM races): target 1.2x.
+  (pipe hazards, unwritten UB, store-then-load in a VF, cross-block GM races): target 1.5x
+  (the engine issue replaced the 1.2x of the speed issue: the call structure's floor is ~1.4x).
 """
 
 from __future__ import annotations
@@ -228,7 +230,7 @@ def run() -> list[Figure]:
             numpy,
             "numpy whole-array",
             direct / numpy,
-            2,
+            1.5,
         ),
         Figure(
             vf,
@@ -255,6 +257,6 @@ def run() -> list[Figure]:
             numpy,
             "(a) VF called directly",
             best["kernel"] / direct,
-            1.2,
+            1.5,
         ),
     ]

@@ -140,6 +140,37 @@ def test_byte_perm_batched_equals_per_block(small_batches: list[int]) -> None:
     assert small_batches == [1, 1, 1]
 
 
+def test_the_seed_byte_perm_with_its_int32_t_index_batches(small_batches: list[int]) -> None:
+    """The shipped example casts its index (``int32_t idx = ...`` in C++): a cast to a scalar
+    type is lane-wise, so its launches batch (a regression: they ran block by block, 6x slower
+    at 128 threads, since the cast was added for emit)."""
+    from ascreg.examples.byte_perm_simt import KernelByte_perm, reference
+
+    assert batch.why_not_batched(KernelByte_perm) is None
+    blocks = 6
+    n = blocks * THREADS
+    host = [_random(n, seed) for seed in range(3)]
+
+    @__global__
+    @__vector__
+    def seed_kernel(
+        dst: GmPtr[uint32_t], x: GmPtr[uint32_t], y: GmPtr[uint32_t], s: GmPtr[uint32_t]
+    ) -> None:
+        asc_vf_call[KernelByte_perm](dim3(THREADS), dst, x, y, s)
+
+    def launch(_: bool) -> list[int]:
+        gm = GlobalMemory()
+        dst, x, y, s = (gm.alloc(uint32_t, n) for _ in range(4))
+        for ptr, values in zip((x, y, s), host, strict=True):
+            ptr.write(values)
+        seed_kernel[blocks, 0, None](dst, x, y, s)
+        return dst.read(n).tolist()  # type: ignore[no-any-return]
+
+    batched, single = _both(launch)
+    assert batched == single == reference(*host).tolist()
+    assert small_batches == [1, 1]
+
+
 def test_gather_batched_equals_per_block(small_batches: list[int]) -> None:
     blocks, size = 8, 100
     n = blocks * THREADS

@@ -10,7 +10,8 @@ intrinsic and per memory access is then paid once per group instead of once per 
 What qualifies (decided once per kernel, :func:`batch_plan`): assignments only (no ``if``,
 loops, ``return``, conditional expressions, ``and``/``or``); names that are the function's
 parameters, its locals, ``threadIdx``/``blockIdx``/``blockDim``/``gridDim`` (``.x`` only) and
-lane-wise SIMT math functions (no warp, sync, atomic, cache or address-space functions);
+lane-wise SIMT math functions and casts to a scalar type (``int32_t(i)``; no warp, sync,
+atomic, cache or address-space functions);
 ``blockIdx`` read only inside ``threadIdx.x + blockIdx.x * blockDim.x``; pointer parameters
 used only indexed (``p[i]``). At run time (:func:`run_batched`): the pointers the function
 writes point into allocations it does not read, so no block sees another block's writes
@@ -46,6 +47,7 @@ from typing import Any
 
 import numpy as np
 
+from ascreg._dtypes import Scalar
 from ascreg.machine.block import BlockContext
 from ascreg.machine.block import block as running_as
 from ascreg.machine.memory import GmPtr, Pointer, live_memories
@@ -244,6 +246,8 @@ def _name(
 
 def _lanewise(name: str, scope: dict[str, Any]) -> str | None:
     found = scope.get(name)
+    if isinstance(found, type) and issubclass(found, Scalar):
+        return None  # a C cast to a scalar type (``int32_t(i)``): lane by lane
     if (
         not callable(found)
         or not str(getattr(found, "__module__", "")).startswith("ascreg.")
