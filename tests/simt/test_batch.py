@@ -250,6 +250,27 @@ def test_a_kernel_with_shared_state_never_batches(small_batches: list[int]) -> N
     assert small_batches == []
 
 
+def test_a_launch_that_cannot_batch_says_why_once(caplog: pytest.LogCaptureFixture) -> None:
+    """Block by block is the slow path: the ``ascreg.simt`` logger says so, once per kernel."""
+
+    @__global__
+    @__vector__
+    def quiet_kernel(dst: GmPtr[uint32_t], x: GmPtr[uint32_t]) -> None:
+        asc_vf_call[vf_shared](dim3(THREADS), dst, x)
+
+    gm = GlobalMemory()
+    dst, x = gm.alloc(uint32_t, 2 * THREADS), gm.alloc(uint32_t, 2 * THREADS)
+    x.write(np.zeros(2 * THREADS, np.uint32))
+    with caplog.at_level("INFO", logger="ascreg.simt"):
+        quiet_kernel[2, 0, None](dst, x)
+        quiet_kernel[2, 0, None](dst, x)
+    said = [r.getMessage() for r in caplog.records if "no block batches" in r.getMessage()]
+    assert said == [
+        "quiet_kernel: its blocks run one at a time (no block batches): vf_shared it reads the "
+        "name 'uint32_t'"
+    ]
+
+
 def test_block_identity_outside_the_global_index_never_batches(small_batches: list[int]) -> None:
     assert batch.why_not_batched(vf_block_only) is not None
     dst = GlobalMemory().alloc(uint32_t, 4)

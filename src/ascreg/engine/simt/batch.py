@@ -48,6 +48,7 @@ from typing import Any
 import numpy as np
 
 from ascreg._dtypes import Scalar
+from ascreg.engine.simt.masked import tell_once
 from ascreg.machine.block import BlockContext
 from ascreg.machine.block import block as running_as
 from ascreg.machine.memory import GmPtr, Pointer, live_memories
@@ -340,7 +341,19 @@ def _vf_launch(kernel: Callable[..., Any]) -> VfLaunch | None:
     if threads is None or getattr(func, "__ascreg_kind__", None) != "simt_vf":
         return None
     plan = batch_plan(func)  # type: ignore[arg-type]
-    return VfLaunch(func, threads, plan) if isinstance(plan, _Plan) else None  # type: ignore[arg-type]
+    if not isinstance(plan, _Plan):  # the launch has the shape, its SIMT function does not
+        tell_once(
+            ("vf batch", code_of(kernel)),
+            f"{getattr(kernel, '__name__', 'kernel')}: its blocks run one at a time "
+            f"(no block batches): {getattr(func, '__name__', 'its SIMT VF')} {plan}",
+        )
+        return None
+    return VfLaunch(func, threads, plan)  # type: ignore[arg-type]
+
+
+def code_of(func: Any) -> Any:
+    """Return *func*'s code object (the key of what is said once per function)."""
+    return getattr(func, "__code__", func)
 
 
 def _thread_count(node: ast.expr, scope: dict[str, Any]) -> int | None:
