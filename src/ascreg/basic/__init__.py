@@ -54,7 +54,16 @@ from ascreg.basic._cache import (
     ICachePreLoad,
     MemDsbT,
 )
-from ascreg.basic._cast import Cast, SetDeqScale, Truncate
+from ascreg.basic._cast import (
+    AddReluCast,
+    Cast,
+    ExpSub,
+    MulCast,
+    MulsCast,
+    SetDeqScale,
+    SubReluCast,
+    Truncate,
+)
 from ascreg.basic._constants import *  # noqa: F403 (the constant table; its __all__ lists them)
 from ascreg.basic._constants import platform as platform
 from ascreg.basic._copy import (
@@ -364,6 +373,7 @@ __all__ = [
     "AbsSub",
     "Add",
     "AddRelu",
+    "AddReluCast",
     "Adds",
     "AlignUp",
     "AllocMutexID",
@@ -414,6 +424,7 @@ __all__ = [
     "Dn2NzParams",
     "Duplicate",
     "Exp",
+    "ExpSub",
     "ExpAlgo",
     "ExpConfig",
     "Fixpipe",
@@ -479,10 +490,12 @@ __all__ = [
     "Mmad",
     "MmadParams",
     "Mul",
+    "MulCast",
     "MulAddDst",
     "MulAddRelu",
     "Mull",
     "Muls",
+    "MulsCast",
     "MultiCopyConfig",
     "MultiCopyLoopInfo",
     "MultiCopyParams",
@@ -555,6 +568,7 @@ __all__ = [
     "SqrtConfig",
     "Sub",
     "SubRelu",
+    "SubReluCast",
     "Subs",
     "SyncAll",
     "SyncAllConfig",
