@@ -208,5 +208,5 @@ def test_fused_rules() -> None:
         PipeBarrier[PIPE_ALL]()
         with pytest.raises(UnsupportedError, match=r"MulsCast: src \* scalar is not finite"):
             MulsCast(h, f, 2.0, 8)
-        with pytest.raises(Exception, match="misaligned|32-byte|align"):
+        with pytest.raises(Exception, match=r"aligned"):
             AddReluCast(b, h[1], h, 8)
