@@ -192,11 +192,14 @@ from ascreg.basic._scalar import GetUintDivMagicAndShift
 from ascreg.basic._select import SELMODE, Compare, Compares, Select
 from ascreg.basic._system import (
     DEFAULT_SYNC_ALL_CONFIG,
+    AtomicDtype,
+    AtomicOp,
     CrossCoreSetFlag,
     CrossCoreWaitFlag,
     DisableDmaAtomic,
     GetDataBlockSizeInBytes,
     GetRuntimeUBSize,
+    GetStoreAtomicConfig,
     GetSubBlockIdx,
     GetSubBlockNum,
     GetSysWorkSpacePtr,
@@ -208,6 +211,8 @@ from ascreg.basic._system import (
     SetAtomicMax,
     SetAtomicMin,
     SetAtomicNone,
+    SetAtomicType,
+    SetStoreAtomicConfig,
     SetSysWorkspace,
     SyncAll,
     SyncAllConfig,
@@ -333,6 +338,11 @@ from ascreg.machine.sync import (
 T = TypeVar("T", bound=Scalar)
 
 __all__ = [
+    "AtomicDtype",
+    "AtomicOp",
+    "GetStoreAtomicConfig",
+    "SetAtomicType",
+    "SetStoreAtomicConfig",
     "BRCB_BROADCAST_NUMBER",
     "CFG_COLUMN_MAJOR",
     "CFG_NZ",

@@ -5,6 +5,11 @@
 
 from ascreg.basic import *  # noqa: F403
 
+print(AtomicDtype)
+print(AtomicOp)
+print(GetStoreAtomicConfig)
+print(SetAtomicType)
+print(SetStoreAtomicConfig)
 print(BRCB_BROADCAST_NUMBER)
 print(CFG_COLUMN_MAJOR)
 print(CFG_NZ)
