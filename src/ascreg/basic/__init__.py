@@ -190,6 +190,13 @@ from ascreg.basic._repeat import (
 )
 from ascreg.basic._scalar import GetUintDivMagicAndShift
 from ascreg.basic._select import SELMODE, Compare, Compares, Select
+from ascreg.basic._spr import (
+    GetCmpMask,
+    GetMrgSortResult,
+    GetReduceRepeatSumSpr,
+    SetCmpMask,
+    SetPadValue,
+)
 from ascreg.basic._system import (
     DEFAULT_SYNC_ALL_CONFIG,
     AtomicDtype,
@@ -338,6 +345,11 @@ from ascreg.machine.sync import (
 T = TypeVar("T", bound=Scalar)
 
 __all__ = [
+    "GetCmpMask",
+    "GetMrgSortResult",
+    "GetReduceRepeatSumSpr",
+    "SetCmpMask",
+    "SetPadValue",
     "AtomicDtype",
     "AtomicOp",
     "GetStoreAtomicConfig",

@@ -5,6 +5,11 @@
 
 from ascreg.basic import *  # noqa: F403
 
+print(GetCmpMask)
+print(GetMrgSortResult)
+print(GetReduceRepeatSumSpr)
+print(SetCmpMask)
+print(SetPadValue)
 print(AtomicDtype)
 print(AtomicOp)
 print(GetStoreAtomicConfig)
