@@ -68,7 +68,8 @@ def basic_page_names(path: str, page: str, files: set[str]) -> list[str]:
     parentheses (``(ISASI)``, ``（GMToUB多维数据搬运NDDMA）``) dropped unless the parenthesis
     holds the name itself; titles that are not identifiers (``F32 Channel Split``) document a
     concept, not an API. A page in a folder named after a class whose own page is there
-    (``TQue/TQue.md``) documents a member, written ``TQue.EnQue``.
+    (``TQue/TQue.md``, ``NumericLimits工具类/NumericLimits工具类.md``) documents a member,
+    written ``TQue.EnQue``, ``NumericLimits.Infinity``.
     """
     posix = PurePosixPath(path)
     title = HEADING.search(page)
@@ -81,10 +82,16 @@ def basic_page_names(path: str, page: str, files: set[str]) -> list[str]:
     names = [p for p in parts if IDENTIFIER.fullmatch(p) and p not in CPP_KEYWORDS]
     declared = {d.lower(): d for d in DECLARED.findall(page)}
     names = [declared.get(name.lower(), name) for name in names]
-    owner = posix.parent.name
-    if IDENTIFIER.fullmatch(owner) and f"{posix.parent}/{owner}.md" in files and owner not in names:
+    folder = posix.parent.name
+    owner = CLASS_FOLDER.sub("", folder)  # "NumericLimits工具类" documents NumericLimits
+    if IDENTIFIER.fullmatch(owner) and f"{posix.parent}/{folder}.md" in files and owner not in names:
         names = [f"{owner}.{name}" for name in names]
     return names
+
+
+CLASS_FOLDER = re.compile(r"工具类$")
+"""The suffix of a folder named after a utility class (``NumericLimits工具类``): its pages are
+the class's members."""
 
 
 TITLE = re.compile(r"^# (\S+)\s*$", re.M)
