@@ -120,6 +120,15 @@ def test_the_generator_reads_basic_api_page_names() -> None:
     assert names(f"{root}资源管理/TQue/EnQue.md", "# EnQue\n", files) == ["TQue.EnQue"]
     assert names(f"{root}资源管理/TQue/TQue.md", "# TQue\n", files) == ["TQue"]
     assert names(f"{limits}Infinity.md", "# Infinity\n", files) == ["NumericLimits.Infinity"]
+    sync = f"{root}同步控制/"
+    lock = (
+        "# Lock\nstatic __aicore__ inline void Lock(MutexID id)\nAscendC::Mutex::Lock<PIPE_V>(0);\n"
+    )
+    unlock = "# Unlock\n[Lock](Lock.md#x)\nstatic __aicore__ inline void Unlock(MutexID id)\n"
+    assert names(f"{sync}Lock.md", lock, files) == ["Mutex.Lock"]
+    pages = {f"{sync}Lock.md": lock, f"{sync}Unlock.md": unlock}
+    found = {f: names(f, page, files) for f, page in pages.items()}
+    assert tool.sibling_owner(f"{sync}Unlock.md", pages, found) == ["Mutex.Unlock"]
     page = '# DataCopy（GMToUB多维数据搬运NDDMA）<a name="x"></a>\n'
     assert names(f"{root}搬运/DataCopy（GMToUB多维数据搬运NDDMA）.md", page, files) == ["DataCopy"]
     page = "# SetSysWorkSpace\n__aicore__ inline void SetSysWorkspace(GM_ADDR workspace)\n"
