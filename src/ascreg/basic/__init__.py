@@ -101,6 +101,18 @@ from ascreg.basic._cube import (
     QuantMode_t,
 )
 from ascreg.basic._datatype import *  # noqa: F403 (the DataType / Format members; its __all__)
+from ascreg.basic._debug import (
+    DataCachePreload,
+    GetArchVersion,
+    GetProgramCounter,
+    GetSystemCycle,
+    MarkStamp,
+    Nop,
+    PrintTimeStamp,
+    ReadGmByPassDCache,
+    Trap,
+    WriteGmByPassDCache,
+)
 from ascreg.basic._events import (
     QUE_MAX_EVENT,
     HardEvent,
@@ -345,6 +357,16 @@ from ascreg.machine.sync import (
 T = TypeVar("T", bound=Scalar)
 
 __all__ = [
+    "DataCachePreload",
+    "GetArchVersion",
+    "GetProgramCounter",
+    "GetSystemCycle",
+    "MarkStamp",
+    "Nop",
+    "PrintTimeStamp",
+    "ReadGmByPassDCache",
+    "Trap",
+    "WriteGmByPassDCache",
     "GetCmpMask",
     "GetMrgSortResult",
     "GetReduceRepeatSumSpr",

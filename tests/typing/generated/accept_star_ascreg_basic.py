@@ -5,6 +5,16 @@
 
 from ascreg.basic import *  # noqa: F403
 
+print(DataCachePreload)
+print(GetArchVersion)
+print(GetProgramCounter)
+print(GetSystemCycle)
+print(MarkStamp)
+print(Nop)
+print(PrintTimeStamp)
+print(ReadGmByPassDCache)
+print(Trap)
+print(WriteGmByPassDCache)
 print(GetCmpMask)
 print(GetMrgSortResult)
 print(GetReduceRepeatSumSpr)
