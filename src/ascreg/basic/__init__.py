@@ -248,11 +248,15 @@ from ascreg.basic._template import (
     need,
 )
 from ascreg.basic._tensor import (
+    K_MAX_SHAPE_DIM,
     CacheMode,
     CacheRwMode,
+    DataFormat,
+    GetShapeSize,
     GlobalTensor,
     LocalTensor,
     QuePosition,
+    ShapeInfo,
     TBuffAddr,
     TPosition,
 )
@@ -357,6 +361,10 @@ from ascreg.machine.sync import (
 T = TypeVar("T", bound=Scalar)
 
 __all__ = [
+    "DataFormat",
+    "GetShapeSize",
+    "K_MAX_SHAPE_DIM",
+    "ShapeInfo",
     "DataCachePreload",
     "GetArchVersion",
     "GetProgramCounter",

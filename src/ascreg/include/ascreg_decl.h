@@ -166,6 +166,7 @@ enum class CosAlgo { POLYNOMIAL_APPROXIMATION = 0, RADIAN_REDUCTION = 1 };
 enum class CubeFormat { ND = 0, NZ = 1, ZN = 2, ZZ = 3, NN = 4, ND_ALIGN = 5, SCALAR = 6, VECTOR = 7, ROW_MAJOR = 0, COLUMN_MAJOR = 8 };
 enum DataType { DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 5, DT_UINT16 = 6, DT_INT64 = 7, DT_UINT32 = 8, DT_UINT64 = 9, DT_BOOL = 10, DT_DOUBLE = 11, DT_STRING = 12, DT_DUAL_SUB_INT8 = 13, DT_DUAL_SUB_UINT8 = 14, DT_COMPLEX64 = 15, DT_COMPLEX128 = 16, DT_QINT8 = 17, DT_QINT16 = 18, DT_QINT32 = 19, DT_QUINT8 = 20, DT_QUINT16 = 21, DT_RESOURCE = 22, DT_STRING_REF = 23, DT_DUAL = 24, DT_VARIANT = 25, DT_BF16 = 26, DT_UNDEFINED = 27, DT_INT4 = 28, DT_UINT1 = 29, DT_INT2 = 30, DT_UINT2 = 31, DT_COMPLEX32 = 32, DT_HIFLOAT8 = 33, DT_FLOAT8_E5M2 = 34, DT_FLOAT8_E4M3FN = 35, DT_FLOAT8_E8M0 = 36, DT_FLOAT6_E3M2 = 37, DT_FLOAT6_E2M3 = 38, DT_FLOAT4_E2M1 = 39, DT_FLOAT4_E1M2 = 40, DT_MAX = 41 };
 enum class DataCopyMVType { UB_TO_OUT = 0, OUT_TO_UB = 1 };
+enum class DataFormat { ND = 0, NZ = 1, NCHW = 2, NC1HWC0 = 3, NHWC = 4, NCDHW = 5, NDC1HWC0 = 6, FRACTAL_Z_3D = 7 };
 enum class DcciDst { CACHELINE_ALL = 0, CACHELINE_UB = 1, CACHELINE_OUT = 2, CACHELINE_ATOMIC = 3 };
 enum class DeQuantMode { DEQUANT_WITH_SINGLE_ROW = 0, DEQUANT_WITH_MULTI_ROW = 1 };
 enum class DequantizePolicy { PER_TENSOR = 0, PER_CHANNEL = 1, PER_TOKEN = 2, PER_GROUP = 3 };
@@ -6799,6 +6800,7 @@ template <auto F, typename... Args> void asc_vf_call(Args... args) { F(args...);
 #endif  // ASCREG_EXEC
 // ---- the rest of ascreg.basic (generated from the Python objects) ----
 namespace AscendC {
+struct ShapeInfo { template <typename... A> constexpr ShapeInfo(A&&...) {} };
 struct BinaryConfig { template <typename... A> constexpr BinaryConfig(A&&...) {} };
 struct BinaryRepeatParams { template <typename... A> constexpr BinaryRepeatParams(A&&...) {} };
 struct BrcbRepeatParams { template <typename... A> constexpr BrcbRepeatParams(A&&...) {} };
@@ -6893,6 +6895,9 @@ template <int64_t dim> using MultiCopyLoopInfo = NdDmaLoopInfo<dim>;
 template <typename T, int64_t dim> using MultiCopyParams = NdDmaParams<T, dim>;
 struct MutexID { template <typename... A> constexpr MutexID(A&&...) {} };
 template <auto pos = AscendC::TPosition::VECCALC> using TBufHandle = TBuf<pos>;
+template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any GetShapeSize(A&&... args);
+template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any GetShapeSize(A&&... args);
+constexpr uint32_t K_MAX_SHAPE_DIM = 8;
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any DataCachePreload(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any DataCachePreload(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any GetArchVersion(A&&... args);

@@ -5,6 +5,10 @@
 
 from ascreg.basic import *  # noqa: F403
 
+print(DataFormat)
+print(GetShapeSize)
+print(K_MAX_SHAPE_DIM)
+print(ShapeInfo)
 print(DataCachePreload)
 print(GetArchVersion)
 print(GetProgramCounter)
