@@ -46,6 +46,7 @@ from typing import Any, TypeVar, cast
 from ascreg._dtypes import Scalar
 from ascreg._frontend.missing import module_getattr
 from ascreg.basic._atomic import AtomicAdd, AtomicCas, AtomicExch, AtomicMax, AtomicMin
+from ascreg.basic._blocks import Gatherb, GatherRepeatParams
 from ascreg.basic._cache import (
     CacheLine,
     DataCacheCleanAndInvalid,
@@ -361,6 +362,8 @@ from ascreg.machine.sync import (
 T = TypeVar("T", bound=Scalar)
 
 __all__ = [
+    "Gatherb",
+    "GatherRepeatParams",
     "DataFormat",
     "GetShapeSize",
     "K_MAX_SHAPE_DIM",

@@ -6800,6 +6800,7 @@ template <auto F, typename... Args> void asc_vf_call(Args... args) { F(args...);
 #endif  // ASCREG_EXEC
 // ---- the rest of ascreg.basic (generated from the Python objects) ----
 namespace AscendC {
+struct GatherRepeatParams { template <typename... A> constexpr GatherRepeatParams(A&&...) {} };
 struct ShapeInfo { template <typename... A> constexpr ShapeInfo(A&&...) {} };
 struct BinaryConfig { template <typename... A> constexpr BinaryConfig(A&&...) {} };
 struct BinaryRepeatParams { template <typename... A> constexpr BinaryRepeatParams(A&&...) {} };
@@ -6895,6 +6896,8 @@ template <int64_t dim> using MultiCopyLoopInfo = NdDmaLoopInfo<dim>;
 template <typename T, int64_t dim> using MultiCopyParams = NdDmaParams<T, dim>;
 struct MutexID { template <typename... A> constexpr MutexID(A&&...) {} };
 template <auto pos = AscendC::TPosition::VECCALC> using TBufHandle = TBuf<pos>;
+template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any Gatherb(A&&... args);
+template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any Gatherb(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any GetShapeSize(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any GetShapeSize(A&&... args);
 constexpr uint32_t K_MAX_SHAPE_DIM = 8;

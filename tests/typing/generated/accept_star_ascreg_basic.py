@@ -5,6 +5,8 @@
 
 from ascreg.basic import *  # noqa: F403
 
+print(Gatherb)
+print(GatherRepeatParams)
 print(DataFormat)
 print(GetShapeSize)
 print(K_MAX_SHAPE_DIM)
