@@ -272,6 +272,7 @@ from ascreg.basic._tpipe import (
     TQue,
     TQueBind,
 )
+from ascreg.basic._transpose import Transpose, TransposeParamsExt, TransposeType
 from ascreg.basic._utils import AlignUp, DivCeil
 from ascreg.basic._vector import (
     DEFAULT_BINARY_CONFIG,
@@ -362,6 +363,9 @@ from ascreg.machine.sync import (
 T = TypeVar("T", bound=Scalar)
 
 __all__ = [
+    "Transpose",
+    "TransposeParamsExt",
+    "TransposeType",
     "Gatherb",
     "GatherRepeatParams",
     "DataFormat",

@@ -194,6 +194,7 @@ enum class TanhAlgo { INTRINSIC = 0, SUBSECTION_COMPENSATION = 1 };
 enum class TopKAlgo { RADIX_SELECT = 0, MERGE_SORT = 1 };
 enum class TopKMode { TOPK_NORMAL = 0, TOPK_NSMALL = 1 };
 enum class TopKOrder { UNSET = 0, LARGEST = 1, SMALLEST = 2 };
+enum class TransposeType { TRANSPOSE_TYPE_NONE = 0, TRANSPOSE_NZ2ND_0213 = 1, TRANSPOSE_NZ2NZ_0213 = 2, TRANSPOSE_NZ2NZ_012_WITH_N = 3, TRANSPOSE_NZ2ND_012_WITH_N = 4, TRANSPOSE_NZ2ND_012_WITHOUT_N = 5, TRANSPOSE_NZ2NZ_012_WITHOUT_N = 6, TRANSPOSE_ND2ND_ONLY = 7, TRANSPOSE_ND_UB_GM = 8, TRANSPOSE_GRAD_ND_UB_GM = 9, TRANSPOSE_ND2ND_B16 = 10, TRANSPOSE_NCHW2NHWC = 11, TRANSPOSE_NHWC2NCHW = 12 };
 }
 namespace AscendC {
 namespace Reg {
@@ -6800,6 +6801,7 @@ template <auto F, typename... Args> void asc_vf_call(Args... args) { F(args...);
 #endif  // ASCREG_EXEC
 // ---- the rest of ascreg.basic (generated from the Python objects) ----
 namespace AscendC {
+struct TransposeParamsExt { template <typename... A> constexpr TransposeParamsExt(A&&...) {} };
 struct GatherRepeatParams { template <typename... A> constexpr GatherRepeatParams(A&&...) {} };
 struct ShapeInfo { template <typename... A> constexpr ShapeInfo(A&&...) {} };
 struct BinaryConfig { template <typename... A> constexpr BinaryConfig(A&&...) {} };
@@ -6896,6 +6898,8 @@ template <int64_t dim> using MultiCopyLoopInfo = NdDmaLoopInfo<dim>;
 template <typename T, int64_t dim> using MultiCopyParams = NdDmaParams<T, dim>;
 struct MutexID { template <typename... A> constexpr MutexID(A&&...) {} };
 template <auto pos = AscendC::TPosition::VECCALC> using TBufHandle = TBuf<pos>;
+template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any Transpose(A&&... args);
+template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any Transpose(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any Gatherb(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any Gatherb(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any GetShapeSize(A&&... args);

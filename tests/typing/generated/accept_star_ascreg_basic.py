@@ -5,6 +5,9 @@
 
 from ascreg.basic import *  # noqa: F403
 
+print(Transpose)
+print(TransposeParamsExt)
+print(TransposeType)
 print(Gatherb)
 print(GatherRepeatParams)
 print(DataFormat)
