@@ -21,6 +21,7 @@ from ascreg._spec.basic import EXP_SUB_PAIRS, FUSED_CASTS
 from ascreg._spec.convert import CAST_PAIRS
 from ascreg.basic import (
     PIPE_ALL,
+    AddDeqRelu,
     AddReluCast,
     BinaryConfig,
     BinaryRepeatParams,
@@ -28,6 +29,7 @@ from ascreg.basic import (
     MulCast,
     MulsCast,
     PipeBarrier,
+    SetDeqScale,
     SubReluCast,
 )
 from ascreg.errors import AscregTypeError, IllegalDtypeError, UnsupportedError
@@ -42,6 +44,7 @@ from memvec_cases import (
     tensor,
 )
 from reference import memvec as ref
+from reference.arith import binary
 from reference.common import encode_float
 from reference.compound import exp_sub_lane
 from reference.convert import convert_element, decode, encode, to_float
@@ -210,3 +213,79 @@ def test_fused_rules() -> None:
             MulsCast(h, f, 2.0, 8)
         with pytest.raises(Exception, match=r"aligned"):
             AddReluCast(b, h[1], h, 8)
+
+
+def add_deq_relu_element(scale: float) -> Any:
+    """AddDeqRelu.md: Relu(Deq(x + y)), Deq(x) = Cast(x * scale) with RINT, as the 950 chains it:
+    float(x), times 2**-17, the half scale, 2**17 (each rounded in float), max with 0, to half."""
+
+    def lane(x: int, y: int) -> int:
+        total = binary("Add", int32_t, x, y)
+        wide = convert_element(total, int32_t, float32_t, RoundMode.CAST_RINT, True)
+        for factor in (2.0**-17, float(np.float16(scale)), 2.0**17):
+            wide = binary("Mul", float32_t, wide, encode_float(factor, float32_t))
+        wide = binary("Max", float32_t, wide, 0)
+        return convert_element(wide, float32_t, half, RoundMode.CAST_RINT, True)
+
+    return lane
+
+
+@pytest.mark.rows("basic.AddDeqRelu")
+@FEWER
+@given(
+    data=st.data(),
+    scale=st.sampled_from([1.0, 0.5, 3.0, 2.0**-10, 1000.0]),
+    repeat_form_=st.booleans(),
+)
+def test_add_deq_relu_matches_the_reference(
+    data: st.DataObject, scale: float, repeat_form_: bool
+) -> None:
+    if repeat_form_:
+        form = data.draw(repeat_form(int32_t, 3, data.draw(st.booleans())), label="form")
+        strides = form["strides"]
+        sizes = [
+            footprint(t, form["repeat"], s)
+            for t, s in zip((half, int32_t, int32_t), strides, strict=True)
+        ]
+    else:
+        count = data.draw(st.integers(0, 150), label="count")
+        sizes = [max(count, 1)] * 3
+    with block(BlockContext()) as ctx:
+        d = tensor(half, data.draw(bit_values(half, sizes[0])))
+        a = tensor(int32_t, data.draw(bit_values(int32_t, sizes[1])))
+        b = tensor(int32_t, data.draw(bit_values(int32_t, sizes[2])))
+        PipeBarrier[PIPE_ALL]()
+        SetDeqScale(scale)
+        want = snapshot(ctx)
+        if repeat_form_:
+            params = BinaryRepeatParams(*(s[0] for s in strides), *(s[1] for s in strides))
+            AddDeqRelu(d, a, b, form["mask"], form["repeat"], params)
+        else:
+            AddDeqRelu(d, a, b, count)
+        PipeBarrier[PIPE_ALL]()
+    lane = add_deq_relu_element(scale)
+    if repeat_form_:
+        lanes = ref.lanes_per_repeat(int32_t)
+        ref.run(want, ref.mask_plan(form["mask"], form["repeat"], lanes),
+                [operand(d, strides[0])], [operand(a, strides[1]), operand(b, strides[2])],
+                lambda x, y: [lane(x, y)], lanes=lanes, count_form=False)  # fmt: skip
+    else:
+        lanes = ref.lanes_per_repeat(int32_t, count_form=True)
+        ref.run(want, ref.count_plan(count, lanes), [operand(d)], [operand(a), operand(b)],
+                lambda x, y: [lane(x, y)], lanes=lanes, count_form=True)  # fmt: skip
+    assert_same(ctx, want, d)
+
+
+def test_add_deq_relu_rules() -> None:
+    with block(BlockContext()):
+        h, f, i = tensor(half, [0] * 64), tensor(float32_t, [0] * 64), tensor(int32_t, [0] * 64)
+        PipeBarrier[PIPE_ALL]()
+        with pytest.raises(
+            IllegalDtypeError, match=r"AddDeqRelu: illegal dtypes \(T=float, U=int32_t\)"
+        ):
+            AddDeqRelu(f, i, i, 8)
+        with pytest.raises(AscregTypeError, match="AddDeqRelu: src1 is a LocalTensor<float>"):
+            AddDeqRelu(h, i, f, 8)
+        with pytest.raises(IllegalDtypeError, match=r"AddDeqRelu: illegal template dtypes \(T=float, U=int32_t\)"):
+            AddDeqRelu[float32_t, int32_t](h, i, i, 8)
+        AddDeqRelu[half, int32_t](h, i, i, 8)

@@ -348,6 +348,13 @@ def _fused_rows() -> list[OpSpec]:
         )
         rows.append(_row(name, page, ("T", "U"), pairs, shape_forms, _CORE + core,
                          module="basic/_cast"))  # fmt: skip
+    deq_forms = (
+        BasicForm("count", (*operands, COUNT)),
+        BasicForm("mask bits", (*operands, *MASK_BITS, BINARY_PARAMS)),
+        BasicForm("mask count", (*operands, *MASK_COUNT, BINARY_PARAMS)),
+    )
+    rows.append(_row("AddDeqRelu", "复合计算/AddDeqRelu.md", ("T", "U"), ((half, int32_t),),
+                     deq_forms, _CORE + "composite:add_deq_relu", module="basic/_cast"))  # fmt: skip
     either = "LocalTensor[{T1}] | {S1}"
     rows += [
         _row("MulsCast", "复合计算/MulsCast(ISASI).md", ("T2", "T3"), ((half, float32_t),),

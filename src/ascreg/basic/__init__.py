@@ -56,6 +56,7 @@ from ascreg.basic._cache import (
     MemDsbT,
 )
 from ascreg.basic._cast import (
+    AddDeqRelu,
     AddReluCast,
     Cast,
     ExpSub,
@@ -363,6 +364,7 @@ from ascreg.machine.sync import (
 T = TypeVar("T", bound=Scalar)
 
 __all__ = [
+    "AddDeqRelu",
     "Transpose",
     "TransposeParamsExt",
     "TransposeType",

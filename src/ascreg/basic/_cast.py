@@ -297,6 +297,42 @@ def _fused_op(name: str) -> Any:
 
 AddReluCast, SubReluCast, MulCast = map(_fused_op, FUSED_CASTS)
 
+
+@basic_op("AddDeqRelu", max_dtypes=2)
+def AddDeqRelu(op: BasicOp, dst: Any, src0: Any, src1: Any, *rest: Any) -> None:
+    """``AddDeqRelu(dst, src0, src1, count)`` / ``AddDeqRelu<isSetMask>(dst, src0, src1, mask, repeatTime, BinaryRepeatParams)``.
+
+    ``dst = half(max(Deq(src0 + src1), 0))`` for int32_t sources and a half dst: the sum wraps
+    in int32, ``Deq`` is the 950's ``float(x) * 2**-17 * scale * 2**17`` (each step rounded in
+    float; ``scale`` the ``SetDeqScale(half)`` value), ``Relu`` compares with +0 in float and the
+    conversion to half rounds to nearest even (``RINT``, as the page says) and saturates (the
+    950's ``float2halfCastTrait``). The repeat forms' mask counts int32 lanes (64 per repeat).
+    ``AddDeqRelu[half, int32_t]`` names the types (the TensorTrait form).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import half, int32_t
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     a = LocalMemAllocator[Hardware.UB]().Alloc[int32_t, 64]()
+    ...     b = LocalMemAllocator[Hardware.UB]().Alloc[int32_t, 64]()
+    ...     d = LocalMemAllocator[Hardware.UB]().Alloc[half, 64]()
+    ...     a.GetPhyAddr().write(np.int32([3, -9, 200000, 1])); b.GetPhyAddr().write(np.int32([1, 2, 0, 0]))
+    ...     PipeBarrier[PIPE_ALL]()
+    ...     SetDeqScale(0.5); AddDeqRelu(d, a, b, 4); PipeBarrier[PIPE_ALL]()
+    ...     d.GetPhyAddr().read(4).tolist()
+    [2.0, 0.0, 65504.0, 0.5]
+    """
+    dst_type, src_type = _source_pair(op, dst, src0, src1)
+    lanes, strides = form_lanes(op, (dst_type, src_type), rest, BinaryRepeatParams,
+                                "dst, src0, src1")  # fmt: skip
+    core, scale = op.spec.core_function(), deq_scale()
+    tensors = streams(((dst, "dst"), (src0, "src0"), (src1, "src1")), strides)
+    run(op.name, lanes, tensors[:1], tensors[1:], lambda a, b: [core(a, b, scale)])
+
+
 MULS_CAST_PAGE = "复合计算/MulsCast(ISASI).md"
 
 
@@ -395,5 +431,5 @@ def ExpSub(op: BasicOp, dst: Any, src0: Any, src1: Any, count: Any) -> None:
     run(op.name, lanes, tensors[:1], tensors[1:], compute)
 
 
-__all__ = ["AddReluCast", "Cast", "ExpSub", "MulCast", "MulsCast", "SetDeqScale", "SubReluCast",
+__all__ = ["AddDeqRelu", "AddReluCast", "Cast", "ExpSub", "MulCast", "MulsCast", "SetDeqScale", "SubReluCast",
            "Truncate"]  # fmt: skip

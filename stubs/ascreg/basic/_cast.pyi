@@ -14,6 +14,7 @@ from ascreg.enums import SqrtAlgo as SqrtAlgo
 from ascreg._typing import _IntLike, _FloatLike
 
 __all__ = [
+    "AddDeqRelu",
     "AddReluCast",
     "Cast",
     "ExpSub",
@@ -393,6 +394,19 @@ class _MulCast:
     def __getitem__(self, targs: Any) -> _MulCast: ...
 
 MulCast: _MulCast
+
+
+# AddDeqRelu: legal (T, U) in table order, per form
+class _AddDeqRelu:
+    @overload
+    def __call__(self, dst: LocalTensor[half], src0: LocalTensor[int32_t], src1: LocalTensor[int32_t], count: _IntLike) -> None: ...  # count: (half, int32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src0: LocalTensor[int32_t], src1: LocalTensor[int32_t], mask: Sequence[_IntLike], repeatTime: _IntLike, repeatParams: BinaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask bits: (half, int32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src0: LocalTensor[int32_t], src1: LocalTensor[int32_t], mask: _IntLike, repeatTime: _IntLike, repeatParams: BinaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask count: (half, int32_t)
+    def __getitem__(self, targs: Any) -> _AddDeqRelu: ...
+
+AddDeqRelu: _AddDeqRelu
 
 
 # MulsCast: legal (T2, T3) in table order, per form

@@ -42,6 +42,7 @@ from ascreg.basic import (
     Abs,
     AbsSub,
     Add,
+    AddDeqRelu,
     AddRelu,
     AddReluCast,
     Adds,
@@ -994,6 +995,13 @@ def check_MulCast() -> None:
     MulCast(t_uint8_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # mask bits (uint8_t, half)
     MulCast(t_int8_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # mask count (int8_t, half)
     MulCast(t_uint8_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # mask count (uint8_t, half)
+
+
+def check_AddDeqRelu() -> None:
+    # AddDeqRelu: every legal combination of T, U, every form
+    AddDeqRelu(t_half, t_int32_t, t_int32_t, 1)  # count (half, int32_t)
+    AddDeqRelu(t_half, t_int32_t, t_int32_t, [1, 0], 1, BinaryRepeatParams())  # mask bits (half, int32_t)
+    AddDeqRelu(t_half, t_int32_t, t_int32_t, 1, 1, BinaryRepeatParams())  # mask count (half, int32_t)
 
 
 def check_MulsCast() -> None:
