@@ -25,12 +25,14 @@ from ascreg.basic import (
     AddReluCast,
     BinaryConfig,
     BinaryRepeatParams,
+    CastDequant,
     ExpSub,
     MulCast,
     MulsCast,
     PipeBarrier,
     SetDeqScale,
     SubReluCast,
+    UnaryRepeatParams,
 )
 from ascreg.errors import AscregTypeError, IllegalDtypeError, UnsupportedError
 from ascreg.machine.block import BlockContext, block
@@ -286,6 +288,79 @@ def test_add_deq_relu_rules() -> None:
             AddDeqRelu(f, i, i, 8)
         with pytest.raises(AscregTypeError, match="AddDeqRelu: src1 is a LocalTensor<float>"):
             AddDeqRelu(h, i, f, 8)
-        with pytest.raises(IllegalDtypeError, match=r"AddDeqRelu: illegal template dtypes \(T=float, U=int32_t\)"):
+        with pytest.raises(
+            IllegalDtypeError, match=r"AddDeqRelu: illegal template dtypes \(T=float, U=int32_t\)"
+        ):
             AddDeqRelu[float32_t, int32_t](h, i, i, 8)
         AddDeqRelu[half, int32_t](h, i, i, 8)
+
+
+def cast_dequant_element(scale: float) -> Any:
+    """CastDequant.md, int32_t -> half: Cast(src * scale) with RINT, through the 950's float chain
+    (float(x), times 2**-17, the half scale, 2**17, each rounded in float; no saturation)."""
+
+    def lane(x: int) -> int:
+        wide = convert_element(x, int32_t, float32_t, RoundMode.CAST_RINT, True)
+        for factor in (2.0**-17, float(np.float16(scale)), 2.0**17):
+            wide = binary("Mul", float32_t, wide, encode_float(factor, float32_t))
+        return convert_element(wide, float32_t, half, RoundMode.CAST_RINT, False)
+
+    return lane
+
+
+@pytest.mark.rows("basic.CastDequant")
+@FEWER
+@given(
+    data=st.data(),
+    scale=st.sampled_from([1.0, 0.5, 3.0, 2.0**-10, 1000.0]),
+    repeat_form_=st.booleans(),
+)
+def test_cast_dequant_matches_the_reference(
+    data: st.DataObject, scale: float, repeat_form_: bool
+) -> None:
+    if repeat_form_:
+        form = data.draw(repeat_form(int32_t, 2, data.draw(st.booleans())), label="form")
+        strides = form["strides"]
+        sizes = [
+            footprint(t, form["repeat"], s) for t, s in zip((half, int32_t), strides, strict=True)
+        ]
+    else:
+        count = data.draw(st.integers(0, 150), label="count")
+        sizes = [max(count, 1)] * 2
+    with block(BlockContext()) as ctx:
+        d = tensor(half, data.draw(bit_values(half, sizes[0])))
+        a = tensor(int32_t, data.draw(bit_values(int32_t, sizes[1])))
+        PipeBarrier[PIPE_ALL]()
+        SetDeqScale(scale)
+        want = snapshot(ctx)
+        if repeat_form_:
+            params = UnaryRepeatParams(strides[0][0], strides[1][0], strides[0][1], strides[1][1])
+            CastDequant(d, a, form["mask"], form["repeat"], params)
+        else:
+            CastDequant(d, a, count)
+        PipeBarrier[PIPE_ALL]()
+    lane = cast_dequant_element(scale)
+    if repeat_form_:
+        lanes = ref.lanes_per_repeat(int32_t)
+        ref.run(want, ref.mask_plan(form["mask"], form["repeat"], lanes),
+                [operand(d, strides[0])], [operand(a, strides[1])],
+                lambda x: [lane(x)], lanes=lanes, count_form=False)  # fmt: skip
+    else:
+        lanes = ref.lanes_per_repeat(int32_t, count_form=True)
+        ref.run(want, ref.count_plan(count, lanes), [operand(d)], [operand(a)],
+                lambda x: [lane(x)], lanes=lanes, count_form=True)  # fmt: skip
+    assert_same(ctx, want, d)
+
+
+def test_cast_dequant_rules() -> None:
+    with block(BlockContext()):
+        b, w, f = tensor(int8_t, [0] * 64), tensor(int16_t, [0] * 64), tensor(float32_t, [0] * 64)
+        PipeBarrier[PIPE_ALL]()
+        with pytest.raises(
+            UnsupportedError, match=r"CastDequant: CastDequant<int8_t, int16_t> .* is not modelled"
+        ):
+            CastDequant(b, w, 8)
+        with pytest.raises(
+            IllegalDtypeError, match=r"CastDequant: illegal dtypes \(T=float, U=int16_t\)"
+        ):
+            CastDequant(f, w, 8)

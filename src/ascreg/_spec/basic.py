@@ -336,6 +336,10 @@ EXP_SUB_PAIRS = ((float32_t, half), (float32_t, float32_t))
 takes them (``FusedExpSubImpl``: src half / float, dst float)."""
 
 
+CAST_DEQUANT_PAIRS = ((half, int32_t), (int8_t, int16_t), (uint8_t, int16_t))
+"""``CastDequant<T, U>``'s ``(dst, src)`` pairs on the 950 (its page's table)."""
+
+
 def _fused_rows() -> list[OpSpec]:
     operands = (("dst", TENSOR), ("src0", "LocalTensor[{T1}]"), ("src1", "LocalTensor[{T1}]"))
     rows = []
@@ -355,6 +359,10 @@ def _fused_rows() -> list[OpSpec]:
     )
     rows.append(_row("AddDeqRelu", "复合计算/AddDeqRelu.md", ("T", "U"), ((half, int32_t),),
                      deq_forms, _CORE + "composite:add_deq_relu", module="basic/_cast"))  # fmt: skip
+    unary = (("dst", TENSOR), ("src", "LocalTensor[{T1}]"))
+    rows.append(_row("CastDequant", "复合计算/CastDequant.md", ("T", "U"), CAST_DEQUANT_PAIRS,
+                     forms(unary, None, UNARY_PARAMS), _CORE + "composite:dequantize_to_half",
+                     module="basic/_cast"))  # fmt: skip
     either = "LocalTensor[{T1}] | {S1}"
     rows += [
         _row("MulsCast", "复合计算/MulsCast(ISASI).md", ("T2", "T3"), ((half, float32_t),),

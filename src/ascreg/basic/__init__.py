@@ -59,6 +59,7 @@ from ascreg.basic._cast import (
     AddDeqRelu,
     AddReluCast,
     Cast,
+    CastDequant,
     ExpSub,
     MulCast,
     MulsCast,
@@ -364,6 +365,7 @@ from ascreg.machine.sync import (
 T = TypeVar("T", bound=Scalar)
 
 __all__ = [
+    "CastDequant",
     "AddDeqRelu",
     "Transpose",
     "TransposeParamsExt",

@@ -333,6 +333,46 @@ def AddDeqRelu(op: BasicOp, dst: Any, src0: Any, src1: Any, *rest: Any) -> None:
     run(op.name, lanes, tensors[:1], tensors[1:], lambda a, b: [core(a, b, scale)])
 
 
+@basic_op("CastDequant", max_dtypes=2)
+def CastDequant(op: BasicOp, dst: Any, src: Any, *rest: Any) -> None:
+    """``CastDequant<T, U[, isSetMask], isVecDeq, halfBlock>(dst, src, count)`` / ``(dst, src, mask, repeatTime, UnaryRepeatParams)``.
+
+    ``int32_t -> half``: ``dst = half(src * scale)`` with the ``SetDeqScale(half)`` scale, the
+    950's chain ``float(x) * 2**-17 * scale * 2**17`` (each step rounded in float) then a RINT
+    conversion to half (the register ``Cast``'s ``f322F16CastTrait``: overflow is inf). The
+    repeat forms' mask counts int32 lanes. The ``int16_t -> int8_t / uint8_t`` pairs (the
+    per-tensor and per-block quantisation of ``SetDeqScale(scale, offset, signMode)`` and its
+    vector form, with the ``halfBlock`` placement) are not modelled: an ``UnsupportedError``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import half, int32_t
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     src = LocalMemAllocator[Hardware.UB]().Alloc[int32_t, 64]()
+    ...     dst = LocalMemAllocator[Hardware.UB]().Alloc[half, 64]()
+    ...     src.GetPhyAddr().write(np.int32([3, -5, 70000, 1])); PipeBarrier[PIPE_ALL]()
+    ...     SetDeqScale(2.0); CastDequant(dst, src, 4); PipeBarrier[PIPE_ALL]()
+    ...     dst.GetPhyAddr().read(4).tolist()
+    [6.0, -10.0, inf, 2.0]
+    """
+    dst_type, src_type = op.dtypes((dst, "dst"), (src, "src"))
+    combo = (dst_type, src_type)
+    lanes, strides = form_lanes(op, combo, rest, UnaryRepeatParams, "dst, src")
+    if src_type is not int32_t:
+        raise UnsupportedError(
+            f"CastDequant<{dst_type.cpp_name}, {src_type.cpp_name}> (the int16_t quantisation with "
+            "SetDeqScale(scale, offset, signMode) and halfBlock) is not modelled; int32_t -> half is",
+            call=op.name,
+        )
+    scale = deq_scale()
+    tensors = ((dst, "dst"), (src, "src"))
+    run(op.name, lanes, streams(tensors[:1], strides[:1]), streams(tensors[1:], strides[1:]),
+        lambda v: [dequantize_to_half(v, scale)])  # fmt: skip
+
+
 MULS_CAST_PAGE = "复合计算/MulsCast(ISASI).md"
 
 
@@ -431,5 +471,5 @@ def ExpSub(op: BasicOp, dst: Any, src0: Any, src1: Any, count: Any) -> None:
     run(op.name, lanes, tensors[:1], tensors[1:], compute)
 
 
-__all__ = ["AddDeqRelu", "AddReluCast", "Cast", "ExpSub", "MulCast", "MulsCast", "SetDeqScale", "SubReluCast",
+__all__ = ["AddDeqRelu", "AddReluCast", "Cast", "CastDequant", "ExpSub", "MulCast", "MulsCast", "SetDeqScale", "SubReluCast",
            "Truncate"]  # fmt: skip

@@ -17,6 +17,7 @@ __all__ = [
     "AddDeqRelu",
     "AddReluCast",
     "Cast",
+    "CastDequant",
     "ExpSub",
     "MulCast",
     "MulsCast",
@@ -407,6 +408,31 @@ class _AddDeqRelu:
     def __getitem__(self, targs: Any) -> _AddDeqRelu: ...
 
 AddDeqRelu: _AddDeqRelu
+
+
+# CastDequant: legal (T, U) in table order, per form
+class _CastDequant:
+    @overload
+    def __call__(self, dst: LocalTensor[half], src: LocalTensor[int32_t], count: _IntLike) -> None: ...  # count: (half, int32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int8_t], src: LocalTensor[int16_t], count: _IntLike) -> None: ...  # count: (int8_t, int16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint8_t], src: LocalTensor[int16_t], count: _IntLike) -> None: ...  # count: (uint8_t, int16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src: LocalTensor[int32_t], mask: Sequence[_IntLike], repeatTime: _IntLike, repeatParams: UnaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask bits: (half, int32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int8_t], src: LocalTensor[int16_t], mask: Sequence[_IntLike], repeatTime: _IntLike, repeatParams: UnaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask bits: (int8_t, int16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint8_t], src: LocalTensor[int16_t], mask: Sequence[_IntLike], repeatTime: _IntLike, repeatParams: UnaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask bits: (uint8_t, int16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src: LocalTensor[int32_t], mask: _IntLike, repeatTime: _IntLike, repeatParams: UnaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask count: (half, int32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int8_t], src: LocalTensor[int16_t], mask: _IntLike, repeatTime: _IntLike, repeatParams: UnaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask count: (int8_t, int16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint8_t], src: LocalTensor[int16_t], mask: _IntLike, repeatTime: _IntLike, repeatParams: UnaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask count: (uint8_t, int16_t)
+    def __getitem__(self, targs: Any) -> _CastDequant: ...
+
+CastDequant: _CastDequant
 
 
 # MulsCast: legal (T2, T3) in table order, per form

@@ -54,6 +54,7 @@ from ascreg.basic import (
     BlockReduceSum,
     Brcb,
     Cast,
+    CastDequant,
     Compare,
     Compares,
     Copy,
@@ -1002,6 +1003,19 @@ def check_AddDeqRelu() -> None:
     AddDeqRelu(t_half, t_int32_t, t_int32_t, 1)  # count (half, int32_t)
     AddDeqRelu(t_half, t_int32_t, t_int32_t, [1, 0], 1, BinaryRepeatParams())  # mask bits (half, int32_t)
     AddDeqRelu(t_half, t_int32_t, t_int32_t, 1, 1, BinaryRepeatParams())  # mask count (half, int32_t)
+
+
+def check_CastDequant() -> None:
+    # CastDequant: every legal combination of T, U, every form
+    CastDequant(t_half, t_int32_t, 1)  # count (half, int32_t)
+    CastDequant(t_int8_t, t_int16_t, 1)  # count (int8_t, int16_t)
+    CastDequant(t_uint8_t, t_int16_t, 1)  # count (uint8_t, int16_t)
+    CastDequant(t_half, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # mask bits (half, int32_t)
+    CastDequant(t_int8_t, t_int16_t, [1, 0], 1, UnaryRepeatParams())  # mask bits (int8_t, int16_t)
+    CastDequant(t_uint8_t, t_int16_t, [1, 0], 1, UnaryRepeatParams())  # mask bits (uint8_t, int16_t)
+    CastDequant(t_half, t_int32_t, 1, 1, UnaryRepeatParams())  # mask count (half, int32_t)
+    CastDequant(t_int8_t, t_int16_t, 1, 1, UnaryRepeatParams())  # mask count (int8_t, int16_t)
+    CastDequant(t_uint8_t, t_int16_t, 1, 1, UnaryRepeatParams())  # mask count (uint8_t, int16_t)
 
 
 def check_MulsCast() -> None:

@@ -54,6 +54,7 @@ from ascreg.basic import (
     BlockReduceSum,
     Brcb,
     Cast,
+    CastDequant,
     Compare,
     Compares,
     Copy,
@@ -2082,6 +2083,64 @@ def check_AddDeqRelu() -> None:
     AddDeqRelu(t_float32_t, t_int32_t, t_int32_t, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (float32_t, int32_t)
     AddDeqRelu(t_int64_t, t_int32_t, t_int32_t, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int64_t, int32_t)
     AddDeqRelu(t_uint64_t, t_int32_t, t_int32_t, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint64_t, int32_t)
+
+
+def check_CastDequant() -> None:
+    # CastDequant: a wrong type of T, every form
+    CastDequant(t_bool_, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (bool_, int32_t)
+    CastDequant(t_int8_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int8_t, int32_t)
+    CastDequant(t_uint8_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint8_t, int32_t)
+    CastDequant(t_fp8_e4m3fn_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e4m3fn_t, int32_t)
+    CastDequant(t_fp8_e5m2_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e5m2_t, int32_t)
+    CastDequant(t_fp8_e8m0_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e8m0_t, int32_t)
+    CastDequant(t_hifloat8_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (hifloat8_t, int32_t)
+    CastDequant(t_int4x2_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int4x2_t, int32_t)
+    CastDequant(t_fp4x2_e2m1_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp4x2_e2m1_t, int32_t)
+    CastDequant(t_fp4x2_e1m2_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp4x2_e1m2_t, int32_t)
+    CastDequant(t_int16_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int16_t, int32_t)
+    CastDequant(t_uint16_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint16_t, int32_t)
+    CastDequant(t_bfloat16_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (bfloat16_t, int32_t)
+    CastDequant(t_int32_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int32_t, int32_t)
+    CastDequant(t_uint32_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint32_t, int32_t)
+    CastDequant(t_float32_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (float32_t, int32_t)
+    CastDequant(t_int64_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int64_t, int32_t)
+    CastDequant(t_uint64_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint64_t, int32_t)
+    CastDequant(t_bool_, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (bool_, int32_t)
+    CastDequant(t_int8_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int8_t, int32_t)
+    CastDequant(t_uint8_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (uint8_t, int32_t)
+    CastDequant(t_fp8_e4m3fn_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp8_e4m3fn_t, int32_t)
+    CastDequant(t_fp8_e5m2_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp8_e5m2_t, int32_t)
+    CastDequant(t_fp8_e8m0_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp8_e8m0_t, int32_t)
+    CastDequant(t_hifloat8_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (hifloat8_t, int32_t)
+    CastDequant(t_int4x2_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int4x2_t, int32_t)
+    CastDequant(t_fp4x2_e2m1_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp4x2_e2m1_t, int32_t)
+    CastDequant(t_fp4x2_e1m2_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp4x2_e1m2_t, int32_t)
+    CastDequant(t_int16_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int16_t, int32_t)
+    CastDequant(t_uint16_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (uint16_t, int32_t)
+    CastDequant(t_bfloat16_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (bfloat16_t, int32_t)
+    CastDequant(t_int32_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int32_t, int32_t)
+    CastDequant(t_uint32_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (uint32_t, int32_t)
+    CastDequant(t_float32_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (float32_t, int32_t)
+    CastDequant(t_int64_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int64_t, int32_t)
+    CastDequant(t_uint64_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (uint64_t, int32_t)
+    CastDequant(t_bool_, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (bool_, int32_t)
+    CastDequant(t_int8_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int8_t, int32_t)
+    CastDequant(t_uint8_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint8_t, int32_t)
+    CastDequant(t_fp8_e4m3fn_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp8_e4m3fn_t, int32_t)
+    CastDequant(t_fp8_e5m2_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp8_e5m2_t, int32_t)
+    CastDequant(t_fp8_e8m0_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp8_e8m0_t, int32_t)
+    CastDequant(t_hifloat8_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (hifloat8_t, int32_t)
+    CastDequant(t_int4x2_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int4x2_t, int32_t)
+    CastDequant(t_fp4x2_e2m1_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp4x2_e2m1_t, int32_t)
+    CastDequant(t_fp4x2_e1m2_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp4x2_e1m2_t, int32_t)
+    CastDequant(t_int16_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int16_t, int32_t)
+    CastDequant(t_uint16_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint16_t, int32_t)
+    CastDequant(t_bfloat16_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (bfloat16_t, int32_t)
+    CastDequant(t_int32_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int32_t, int32_t)
+    CastDequant(t_uint32_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint32_t, int32_t)
+    CastDequant(t_float32_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (float32_t, int32_t)
+    CastDequant(t_int64_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int64_t, int32_t)
+    CastDequant(t_uint64_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint64_t, int32_t)
 
 
 def check_MulsCast() -> None:
