@@ -3,7 +3,7 @@
 Each repeat gathers 8 DataBlocks (32 bytes each): block ``j`` of repeat ``i`` is the 32 bytes
 at ``src + offset[8 * i + j]`` bytes, stored at DataBlock ``i * dstRepStride + j * dstBlkStride``
 of ``dst`` (``dstBlkStride`` 0 counts as 1, as the page says). The 950 runs the register
-``GatherB`` per repeat (``Reg.GatherB``'s block gather, :func:`ascreg.core.rearrange.gather_blocks`)
+``GatherB`` per repeat (``Reg.GatherB``'s block gather, ``ascreg.core.rearrange.gather_blocks``)
 on ``PIPE_V``.
 
 Examples

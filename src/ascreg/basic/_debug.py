@@ -2,14 +2,14 @@
 
 ``GetSystemCycle``, ``GetProgramCounter`` and ``GetArchVersion`` read the registers the C API's
 ``asc_get_system_cycle``, ``asc_get_program_counter`` and ``asc_get_arch_ver`` read
-(:class:`ascreg.machine.sysregs.SystemRegisters`: an emulated, deterministic cycle count, a
+(``ascreg.machine.sysregs.SystemRegisters``: an emulated, deterministic cycle count, a
 program counter stepping by 4, version ``0x3510``). ascreg has no data cache, so
 ``ReadGmByPassDCache`` / ``WriteGmByPassDCache`` are plain scalar GM accesses and
 ``DataCachePreload`` only checks its arguments; ``Nop<count>`` is the 950's ``PIPE_ALL``
 barrier around *count* ``nop`` instructions; ``Trap`` stops the kernel (the page: an assert
 in CPU mode); ``MarkStamp`` marks a pipeline for the profiler (no effect on values);
 ``PrintTimeStamp`` prints only when the build switch ``ASCENDC_TIME_STAMP_ON`` is set (here
-:data:`TIME_STAMP`), as on the chip.
+``TIME_STAMP``), as on the chip.
 
 Examples
 --------
@@ -276,7 +276,7 @@ def MarkStamp(*args: Any, pipe: Pipe | None = None, index: int | None = None) ->
 def PrintTimeStamp(descId: Any) -> None:
     """``AscendC::PrintTimeStamp(uint32_t descId)``: print a time stamp (when the build enables it).
 
-    With ``ASCENDC_TIME_STAMP_ON`` (:data:`TIME_STAMP`; off by default, as the page says) it
+    With ``ASCENDC_TIME_STAMP_ON`` (``TIME_STAMP``; off by default, as the page says) it
     prints ``descId is <descId>, rsv is 0, timeStamp is <GetSystemCycle()>, pcPtr is
     <GetProgramCounter()>, entry is 0.`` (ascreg's kernels start at cycle 0); without it, it
     only checks that *descId* is a ``uint32_t``. The page reserves ``[0, 0xffff]`` for Ascend C.

@@ -666,7 +666,7 @@ def GetStoreAtomicConfig(atomicType: Ref[Any], atomicOp: Ref[Any]) -> None:
     """``AscendC::GetStoreAtomicConfig(uint16_t& atomicType, uint16_t& atomicOp)``: read the mode.
 
     *atomicType* receives the element type's code (0: no atomic, 1 float, 2 half, 3 int16_t,
-    4 int32_t, 5 int8_t, 6 bfloat16_t: :class:`AtomicDtype`), *atomicOp* the operation's
+    4 int32_t, 5 int8_t, 6 bfloat16_t: ``AtomicDtype``), *atomicOp* the operation's
     (0: sum; 1 and 2 are the max and min of ``SetAtomicMax`` / ``SetAtomicMin``, the
     register's codes, which the page does not list; 0 when no atomic is on).
 

@@ -137,11 +137,11 @@ class _Subscripted(Generic[T]):
 
 
 K_MAX_SHAPE_DIM = 8
-"""The most dimensions a :class:`ShapeInfo` holds (``K_MAX_SHAPE_DIM``)."""
+"""The most dimensions a ``ShapeInfo`` holds (``K_MAX_SHAPE_DIM``)."""
 
 
 class DataFormat(enum.IntEnum):
-    """``AscendC::DataFormat``: the layout a :class:`ShapeInfo` records."""
+    """``AscendC::DataFormat``: the layout a ``ShapeInfo`` records."""
 
     ND = 0
     NZ = 1
