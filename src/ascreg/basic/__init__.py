@@ -46,7 +46,7 @@ from typing import Any, TypeVar, cast
 from ascreg._dtypes import Scalar
 from ascreg._frontend.missing import module_getattr
 from ascreg.basic._atomic import AtomicAdd, AtomicCas, AtomicExch, AtomicMax, AtomicMin
-from ascreg.basic._blocks import Gatherb, GatherRepeatParams
+from ascreg.basic._blocks import BilinearInterpolation, Gatherb, GatherRepeatParams
 from ascreg.basic._cache import (
     CacheLine,
     DataCacheCleanAndInvalid,
@@ -365,6 +365,7 @@ from ascreg.machine.sync import (
 T = TypeVar("T", bound=Scalar)
 
 __all__ = [
+    "BilinearInterpolation",
     "CastDequant",
     "AddDeqRelu",
     "Transpose",
