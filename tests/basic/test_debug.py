@@ -3,6 +3,8 @@ DataCachePreload, MarkStamp and PrintTimeStamp, from their pages."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import itertools
 from typing import Any
 
@@ -14,6 +16,7 @@ from hypothesis import strategies as st
 from ascreg import GlobalMemory, Ref, float32_t, half, int8_t, uint64_t
 from ascreg._dtypes import INTEGERS
 from ascreg.basic import (
+    PIPE_ALL,
     PIPE_M,
     PIPE_V,
     DataCachePreload,
@@ -26,6 +29,7 @@ from ascreg.basic import (
     LocalMemAllocator,
     MarkStamp,
     Nop,
+    PipeBarrier,
     PrintTimeStamp,
     ReadGmByPassDCache,
     Trap,
@@ -150,4 +154,70 @@ def test_mark_stamp_and_print_time_stamp(capsys: Any) -> None:
     out = capsys.readouterr().out
     assert out.startswith("descId is 65537, rsv is 0, timeStamp is ") and out.endswith(
         ", entry is 0.\n"
+    )
+
+
+def dump_reference(
+    desc: int, addr: int, dtype_name: str, place: str, values: list[Any], shape: list[int] | None
+) -> str:
+    """The page's printouts: the header, then ``[v, v]`` or the shape's rows (``-`` for no data)."""
+    cells = [str(v) if isinstance(v, int) else "%f" % v for v in values]  # noqa: UP031 (C's %f)
+    head = f"DumpTensor: desc={desc}, addr={addr:#x}, data_type={dtype_name}, position={place}, dump_size={len(values)}\n"
+    if shape is None:
+        return head + "[" + ", ".join(cells) + "]\n"
+    size = int(np.prod(shape))
+    note = "data is not enough" if size > len(values) else "dumpSize is greater than shapeSize"
+    cells = (cells + ["-"] * size)[:size]
+    rows = [",".join(cells[r * shape[1] : (r + 1) * shape[1]]) for r in range(shape[0])]
+    return (
+        head
+        + f"shape is {shape}, dumpSize is {len(values)}, {note}.\n[["
+        + "],\n[".join(rows)
+        + "]]\n"
+    )
+
+
+@settings(max_examples=20, derandomize=True)
+@given(st.sampled_from([(half, "float16"), (float32_t, "float32"), (int8_t, "int8")]), st.integers(0, 40),
+       st.one_of(st.none(), st.tuples(st.integers(1, 5), st.integers(1, 8))), st.integers(0, 2**32 - 1))  # fmt: skip
+def test_dump_tensor_prints_as_the_page_shows(case: Any, count: int, shape: Any, seed: int) -> None:
+    from ascreg.basic import DumpTensor, ShapeInfo
+
+    dtype, name = case
+    raw = np.random.default_rng(seed).integers(-50, 50, 64).astype(dtype.np_dtype)
+    if dtype is not int8_t:
+        raw = (raw / 8).astype(dtype.np_dtype)
+    out = io.StringIO()
+    with block(BlockContext()), contextlib.redirect_stdout(out):
+        x = LocalMemAllocator[Hardware.UB]().Alloc[dtype, 64]()
+        x.GetPhyAddr().write(raw)
+        DumpTensor(
+            x[32 // dtype.size], 7, count, None if shape is None else ShapeInfo(2, list(shape))
+        )
+    values = [int(v) if dtype is int8_t else float(v) for v in raw[32 // dtype.size :][:count]]
+    assert out.getvalue() == dump_reference(
+        7, 32, name, "UB", values, None if shape is None else list(shape)
+    )
+
+
+def test_dump_tensor_rules(capsys: Any) -> None:
+    from ascreg.basic import DumpTensor
+
+    g = GlobalTensor[uint64_t]()
+    g.SetGlobalBuffer(GlobalMemory().alloc(uint64_t, 8), 8)
+    with block(BlockContext()):
+        DumpTensor(g, 1, 2)
+        x = LocalMemAllocator[Hardware.UB]().Alloc[half, 16384]()
+        Duplicate(x, 1.0, 16384)
+        PipeBarrier[PIPE_ALL]()
+        DumpTensor(x, 2, 16384)  # 32 KiB: more than the 30 KiB print buffer, not printed
+        with pytest.raises(AscregTypeError, match=r"DumpTensor: desc -1 is outside"):
+            DumpTensor(x, -1, 4)
+        with pytest.raises(
+            AscregTypeError, match="DumpTensor: tensor must be a LocalTensor or a GlobalTensor"
+        ):
+            DumpTensor(np.zeros(4), 1, 4)
+    assert (
+        capsys.readouterr().out
+        == "DumpTensor: desc=1, addr=0x0, data_type=uint64, position=GM, dump_size=2\n[0, 0]\n"
     )

@@ -106,6 +106,7 @@ from ascreg.basic._cube import (
 from ascreg.basic._datatype import *  # noqa: F403 (the DataType / Format members; its __all__)
 from ascreg.basic._debug import (
     DataCachePreload,
+    DumpTensor,
     GetArchVersion,
     GetProgramCounter,
     GetSystemCycle,
@@ -365,6 +366,7 @@ from ascreg.machine.sync import (
 T = TypeVar("T", bound=Scalar)
 
 __all__ = [
+    "DumpTensor",
     "BilinearInterpolation",
     "CastDequant",
     "AddDeqRelu",

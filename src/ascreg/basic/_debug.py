@@ -26,13 +26,15 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+import numpy as np
+
 from ascreg._dtypes import INTEGERS
 from ascreg._frontend import operands
 from ascreg.basic._events import PipeBarrier
 from ascreg.basic._kernel_source import KernelAssertion
 from ascreg.basic._template import INTEGER, Signature, function_template, member_of, need
-from ascreg.basic._tensor import GlobalTensor
-from ascreg.errors import AscregTypeError
+from ascreg.basic._tensor import GlobalTensor, LocalTensor, ShapeInfo
+from ascreg.errors import AscregTypeError, UnsupportedError
 from ascreg.machine.block import current_block
 from ascreg.machine.memory import GmPtr
 from ascreg.machine.ref import Ref
@@ -42,6 +44,7 @@ from ascreg.machine.sysregs import ARCH_VERSION, system_registers
 __all__ = [
     "TIME_STAMP",
     "DataCachePreload",
+    "DumpTensor",
     "GetArchVersion",
     "GetProgramCounter",
     "GetSystemCycle",
@@ -300,3 +303,96 @@ def PrintTimeStamp(descId: Any) -> None:
     sys.stdout.write(
         f"descId is {desc}, rsv is 0, timeStamp is {stamp}, pcPtr is {pc}, entry is 0.\n"
     )
+
+
+DUMP_LIMIT = 30 * 1024
+"""The default print buffer per core (``simd_printf_fifo_size_per_core``): a larger dump is not
+printed (the page)."""
+DUMP_POSITIONS = {"__ubuf__": "UB", "__cbuf__": "L1", "__cc__": "L0C", "__gm__": "GM"}
+"""The buffers ``DumpTensor`` prints and the names its header gives them."""
+
+
+def _dump_type(dtype: Any) -> str:
+    """Return the header's ``data_type``: ``float16``, ``bfloat16``, ``float32``, ``int32``, ``hifloat8`` ..."""
+    special = {"half": "float16", "float": "float32", "bfloat16_t": "bfloat16"}
+    name: str = special.get(dtype.cpp_name, dtype.cpp_name.removesuffix("_t"))
+    return name
+
+
+def _dump_value(value: Any) -> str:
+    """One element as the dump prints it: an integer in decimal, a float with ``%f``."""
+    if isinstance(value, np.integer | np.bool_):
+        return str(int(value))
+    return f"{float(value):f}"
+
+
+def _shaped(values: list[str], shape: list[int]) -> str:
+    """Nest *values* by *shape*, rows one a line, ``-`` where the dump has no data (the page)."""
+    if len(shape) == 1:
+        return "[" + ",".join(values[: shape[0]]) + "]"
+    inner = int(np.prod(shape[1:]))
+    parts = [_shaped(values[k * inner : (k + 1) * inner], shape[1:]) for k in range(shape[0])]
+    return "[" + ",\n".join(parts) + "]"
+
+
+def DumpTensor(tensor: Any, desc: Any, dumpSize: Any, shapeInfo: ShapeInfo | None = None) -> None:
+    """``AscendC::DumpTensor<T>(tensor, uint32_t desc, uint32_t dumpSize[, const ShapeInfo& shapeInfo])``.
+
+    Prints a header ``DumpTensor: desc=<desc>, addr=<hex address>, data_type=<float16 ...>,
+    position=<UB | L1 | L0C | GM>, dump_size=<dumpSize>``, then the first *dumpSize* elements as
+    ``[v, v, ...]`` (floats with ``%f``, integers in decimal), as the page's examples show. With
+    ``shapeInfo`` the values are nested by the shape, rows one a line without spaces, after a
+    line ``shape is [..], dumpSize is <n>, ...``: a shape larger than *dumpSize* prints ``-`` for
+    the missing elements ("data is not enough"), a smaller one drops the rest ("dumpSize is
+    greater than shapeSize"). A dump of more than 30 KiB (the default print buffer) is not
+    printed, as on the chip. Decision: the address is the tensor's byte address in its buffer,
+    in hex (the page's shape examples print ``addr=0x0``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import half
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     x = LocalMemAllocator[Hardware.UB]().Alloc[half, 16]()
+    ...     x.GetPhyAddr().write(np.arange(16) / 4)
+    ...     DumpTensor(x, 5, 4)
+    ...     DumpTensor(x, 6, 4, ShapeInfo(2, [3, 2]))
+    DumpTensor: desc=5, addr=0x0, data_type=float16, position=UB, dump_size=4
+    [0.000000, 0.250000, 0.500000, 0.750000]
+    DumpTensor: desc=6, addr=0x0, data_type=float16, position=UB, dump_size=4
+    shape is [3, 2], dumpSize is 4, data is not enough.
+    [[0.000000,0.250000],
+    [0.500000,0.750000],
+    [-,-]]
+    """
+    _ascreg_call = "DumpTensor"
+    current_block()
+    if not isinstance(tensor, LocalTensor | GlobalTensor):
+        raise AscregTypeError(f"tensor must be a LocalTensor or a GlobalTensor, got {tensor!r:.60}")
+    ident = operands.in_range(desc, "desc", 0, (1 << 32) - 1, "uint32_t")
+    count = operands.in_range(dumpSize, "dumpSize", 0, (1 << 32) - 1, "uint32_t")
+    ptr = tensor.GetPhyAddr()
+    place = DUMP_POSITIONS.get(ptr.space)
+    if place is None:
+        raise UnsupportedError(
+            f"DumpTensor prints UB, L1, L0C and GM tensors, not {ptr.space} ones"
+        )
+    dtype = ptr.dtype
+    if count * dtype.size > DUMP_LIMIT:
+        return
+    values = [_dump_value(v) for v in ptr.read(count)] if count else []
+    lines = [f"DumpTensor: desc={ident}, addr={ptr.address:#x}, data_type={_dump_type(dtype)}, "
+             f"position={place}, dump_size={count}"]  # fmt: skip
+    if shapeInfo is None:
+        lines.append("[" + ", ".join(values) + "]")
+    else:
+        info = operands.instance(shapeInfo, ShapeInfo, "shapeInfo")
+        shape = info.shape[: info.shapeDim]
+        size = int(np.prod(shape)) if shape else 1
+        note = "data is not enough" if size > count else "dumpSize is greater than shapeSize"
+        lines.append(f"shape is {shape}, dumpSize is {count}, {note}.")
+        padded = values[:size] + ["-"] * max(size - count, 0)
+        lines.append(_shaped(padded, shape) if shape else "[" + ",".join(padded) + "]")
+    sys.stdout.write("\n".join(lines) + "\n")

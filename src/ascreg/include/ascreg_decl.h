@@ -6898,6 +6898,8 @@ template <int64_t dim> using MultiCopyLoopInfo = NdDmaLoopInfo<dim>;
 template <typename T, int64_t dim> using MultiCopyParams = NdDmaParams<T, dim>;
 struct MutexID { template <typename... A> constexpr MutexID(A&&...) {} };
 template <auto pos = AscendC::TPosition::VECCALC> using TBufHandle = TBuf<pos>;
+template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any DumpTensor(A&&... args);
+template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any DumpTensor(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any BilinearInterpolation(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any BilinearInterpolation(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any CastDequant(A&&... args);

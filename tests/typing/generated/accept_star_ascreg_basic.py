@@ -5,6 +5,7 @@
 
 from ascreg.basic import *  # noqa: F403
 
+print(DumpTensor)
 print(BilinearInterpolation)
 print(CastDequant)
 print(AddDeqRelu)
