@@ -34,6 +34,7 @@ nitpick_ignore = [
     ("py:class", "FunctionRecord"),
     ("py:class", "ascreg.emit._record.FunctionRecord"),
     ("py:class", "ascreg.emit._record.Seen"),
+    ("py:class", "ascreg._frontend.cube.MmadRun"),  # the checked sizes the MX internals take
 ]
 
 myst_enable_extensions = ["colon_fence", "deflist"]

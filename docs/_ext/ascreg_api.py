@@ -73,6 +73,11 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
         "ascreg.machine.crosscore",
         "Internals: mixed launches and cross-core flags",
     ),
+    (
+        "ascreg.machine.mixsync",
+        "ascreg.machine.mixsync",
+        "Internals: SyncAll and the C API flags in mixed launches",
+    ),
     ("ascreg.machine.races", "ascreg.machine.races", "Internals: cross-block GM races"),
     ("ascreg.machine.sync", "ascreg.machine.sync", "Internals: pipes and events"),
     ("ascreg.machine.sysregs", "ascreg.machine.sysregs", "Internals: system registers, core sync"),
@@ -87,6 +92,7 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.engine.sites", "ascreg.engine.sites", "Internals: loop sites and refusals"),
     ("ascreg.machine.cube", "ascreg.machine.cube", "Internals: the cube core's buffers"),
     ("ascreg.core.cube", "ascreg.core.cube", "Internals: cube layouts and accumulation model"),
+    ("ascreg._frontend.cube_mx", "ascreg._frontend.cube_mx", "Internals: the MX cube forms"),
     ("ascreg._spec", "ascreg._spec", "Internals: the op table"),
 )
 """Every documented module, in reading order. Modules that do not exist (yet) are skipped."""

@@ -34,7 +34,6 @@ from ascreg.basic import (
     GetSubBlockNum,
     GetTaskRatio,
     GetTaskRation,
-    SyncAll,
     g_coreType,
 )
 from ascreg.c_api import asc_get_sub_block_id, asc_sync_intra_arrive, asc_sync_intra_wait
@@ -271,11 +270,6 @@ def test_a_vector_kernel_has_no_scheduler() -> None:
 
     with pytest.raises(SyncError, match=r"needs the scheduler of a mixed launch"):
         kernel[2, 0, None](GlobalMemory().alloc(int32_t, 1))
-
-
-def test_sync_all_in_a_mixed_kernel_is_not_modelled() -> None:
-    with pytest.raises(UnsupportedError, match=r"SyncAll in a __mix__ kernel is not modelled"):
-        launch(lambda out: SyncAll())
 
 
 # -- races between the cores ---------------------------------------------------------------------

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from ascreg import float32_t, fp8_e4m3fn_t, half, int8_t
@@ -25,6 +25,8 @@ from ascreg.basic import (
     LoadData2DParamsV2,
     LoadData3DParamsV2,
     LoadDataRepeatParam,
+    LoadDataRepeatParamWithStride,
+    LoadDataWithStride,
     LocalTensor,
     Mmad,
     MmadParams,
@@ -33,6 +35,7 @@ from ascreg.basic import (
     SetFmatrix,
     SetLoadDataPaddingValue,
     SetLoadDataRepeat,
+    SetLoadDataRepeatWithStride,
     TPosition,
     WaitFlag,
 )
@@ -173,7 +176,6 @@ def test_fp8_pads_with_the_raw_byte() -> None:
 @pytest.mark.parametrize(
     ("fields", "error", "message"),
     [
-        ({"enTranspose": True}, UnsupportedError, r"enTranspose: the page defines the transposed"),
         ({"fMatrixCtrl": True}, AscregError, "fMatrixCtrl must be false"),
         ({"enSmallK": True}, AscregError, "enSmallK must be false"),
         ({"channelSize": 20}, UnsupportedError, r"channelSize 20 \(not a multiple of C0 = 16\)"),
@@ -197,9 +199,14 @@ def test_the_operands_and_the_unmodelled_forms() -> None:
     with block(BlockContext()):
         a1 = LocalTensor[half](TPosition.A1, 0, 256)
         a2 = LocalTensor[half](TPosition.A2, 0, 256)
-        b2 = LocalTensor[half](TPosition.B2, 0, 256)
-        with pytest.raises(UnsupportedError, match="an L1 -> L0B load"):
-            LoadData(b2, a1, p)
+        with pytest.raises(AscregTypeError, match=r"to L0B \(B2\) takes half, .*; got int8_t"):
+            LoadData(
+                LocalTensor[int8_t](TPosition.B2, 0, 512),
+                LocalTensor[int8_t](TPosition.B1, 0, 512),
+                LoadData3DParamsV2[int8_t](
+                    l1H=4, l1W=4, channelSize=32, kExtension=32, mExtension=16
+                ),
+            )
         with pytest.raises(AscregTypeError, match="one T for all three"):
             LoadData(a2, a1, LoadData3DParamsV2[float32_t](l1H=4))
         with pytest.raises(AlignmentError, match="src at __cbuf__ 0x10 is not 32-byte aligned"):
@@ -219,7 +226,7 @@ def test_the_operands_and_the_unmodelled_forms() -> None:
             LoadData(a2, a1, 3)
         with pytest.raises(AscregTypeError, match=r"LoadData takes \(dst, src, params\)"):
             LoadData(a2, a1)
-        with pytest.raises(UnsupportedError, match=r"the MX LoadData .*LoadData_2D_MX\.md"):
+        with pytest.raises(AscregTypeError, match=r"the MX LoadData moves .*got half"):
             LoadData(a2, a1, a1, LoadData2DParamsV2(), LoadData2DMxParams(0, 0, 1, 1, 1, 1))
 
 
@@ -239,3 +246,116 @@ def test_the_load_runs_on_mte1() -> None:
         SetFlag[HardEvent.MTE1_M](EVENT_ID0)
         WaitFlag[HardEvent.MTE1_M](EVENT_ID0)
         Mmad(c1, a2, b2, MmadParams(16, 16, 16))
+
+
+# -- the L1 -> L0B load and LoadDataWithStride ---------------------------------------------------
+
+
+def run_transposing_load(
+    dtype: Any, fmap: np.ndarray, p: Any, size: int, dst_stride: int, l0b: bool
+) -> Any:
+    """Load *fmap* by LoadDataWithStride into B2 (*l0b*) or A2 (pre-filled with 7); read it."""
+    src, dst = (TPosition.B1, TPosition.B2) if l0b else (TPosition.A1, TPosition.A2)
+    with block(BlockContext()):
+        l1 = LocalTensor[dtype](src, 0, fmap.size)
+        l1.GetPhyAddr().write(fmap)
+        l0 = LocalTensor[dtype](dst, 0, size)
+        l0.GetPhyAddr().write(np.full(size, 7, dtype.np_dtype))
+        SetLoadDataRepeatWithStride(LoadDataRepeatParamWithStride(0, 1, 0, dst_stride))
+        PipeBarrier[PIPE_ALL]()
+        LoadDataWithStride(l0, l1, p)
+        PipeBarrier[PIPE_ALL]()
+        return l0.GetPhyAddr().read(size)
+
+
+@settings(max_examples=30, derandomize=True, deadline=None)
+@given(
+    case=st.sampled_from(
+        [(half, True), (float32_t, True), (half, False), (float32_t, False), (int8_t, False)]
+    ),
+    height=st.integers(4, 8),
+    width=st.integers(4, 8),
+    kernel=st.tuples(st.integers(1, 2), st.integers(1, 2)),
+    data=st.data(),
+)
+def test_a_transposing_load_writes_the_transposed_window(  # type: ignore[no-untyped-def]
+    case, height, width, kernel, data
+) -> None:
+    """Into L0B always, into L0A with enTranspose: the window's transpose, NZ."""
+    dtype, l0b = case
+    c0 = 32 // dtype.size
+    ho, wo = height - kernel[0] + 1, width - kernel[1] + 1
+    step = max(16, c0)  # the window's rows: whole 16-row fractals, whole C0 columns after
+    assume(ho * wo >= step)
+    col_blocks = data.draw(st.integers(1, ho * wo // step)) * step // c0  # the transpose's
+    k_blocks = data.draw(st.integers(1, kernel[0] * kernel[1]))
+    rows = -(-k_blocks * c0 // 16)  # the transpose's 16-row blocks
+    dst_stride = rows + data.draw(st.integers(0, 1))
+    p = LoadData3DParamsV2[dtype](
+        l1H=height, l1W=width, channelSize=c0, kExtension=k_blocks * c0,
+        mExtension=col_blocks * c0, filterH=kernel[0], filterW=kernel[1], enTranspose=not l0b,
+    )  # fmt: skip
+    fmap = fmap_values(dtype, height * width * c0, data.draw(st.integers(0, 2**16)))
+    size = ((col_blocks - 1) * dst_stride + rows) * 16 * c0
+    expected = np.full(size, 7, dtype.np_dtype)
+    ref.img2col_nz(expected, fmap, p, 0, dst_stride, transpose=True)
+    assert np.array_equal(run_transposing_load(dtype, fmap, p, size, dst_stride, l0b), expected)
+
+
+def test_a_transposing_window_must_fill_its_column_fractals() -> None:
+    p = LoadData3DParamsV2[int8_t](
+        l1H=4, l1W=4, channelSize=32, kExtension=32, mExtension=16, enTranspose=True
+    )
+    with pytest.raises(UnsupportedError, match=r"mExtension 16: .* inside a 32-column fractal"):
+        run_transposing_load(int8_t, fmap_values(int8_t, 512, 0), p, 1024, 2, l0b=False)
+
+
+@pytest.mark.parametrize("dtype", [half, float32_t])
+def test_an_l0b_load_of_an_nz_matrix_gives_mmad_its_b(dtype: Any) -> None:
+    """B (K x N) NZ in L1 is a 1 x 1 feature map of K pixels and N channels: Mmad gets A x B."""
+    c0 = 32 // dtype.size
+    k, n = 32, 2 * c0 if dtype is float32_t else 32
+    rng = np.random.default_rng(5)
+    a = rng.integers(-4, 5, (16, k)).astype(dtype.np_dtype)
+    b = rng.integers(-4, 5, (k, n)).astype(dtype.np_dtype)
+    with block(BlockContext()):
+        a1 = LocalTensor[dtype](TPosition.A1, 0, a.size)
+        b1 = LocalTensor[dtype](TPosition.B1, 4096, b.size)
+        a1.GetPhyAddr().write(ref_nz(a, c0))
+        b1.GetPhyAddr().write(ref_nz(b, c0))
+        a2 = LocalTensor[dtype](TPosition.A2, 0, a.size)
+        b2 = LocalTensor[dtype](TPosition.B2, 0, 16 * k * -(-n // 16))
+        c = LocalTensor[float32_t](TPosition.CO1, 0, 16 * 16 * -(-n // 16))
+        PipeBarrier[PIPE_ALL]()
+        LoadData(a2, a1, LoadData2DParamsV2(0, 0, 1, k // c0, 1, 1, False, 0))
+        SetLoadDataRepeatWithStride(LoadDataRepeatParamWithStride(1, 1, 0, -(-n // 16)))
+        p = LoadData3DParamsV2[dtype](l1H=k, l1W=1, channelSize=n, kExtension=n, mExtension=k)
+        LoadDataWithStride(b2, b1, p)
+        PipeBarrier[PIPE_ALL]()
+        Mmad(c, a2, b2, MmadParams(16, n, k))
+        PipeBarrier[PIPE_ALL]()
+        got = (
+            c.GetPhyAddr().read(c.GetSize()).reshape(-1, 16, 16).transpose(1, 0, 2).reshape(16, -1)
+        )
+    exact = a.astype(np.float64) @ b.astype(np.float64)
+    assert np.array_equal(got[:, :n], exact)
+
+
+def ref_nz(matrix: np.ndarray, c0: int) -> np.ndarray:
+    """*matrix* (rows a multiple of 16, columns of C0) as NZ: column blocks of C0, row-major."""
+    rows, cols = matrix.shape
+    return matrix.reshape(rows, cols // c0, c0).transpose(1, 0, 2).reshape(-1)
+
+
+def test_load_data_with_stride_errors() -> None:
+    with block(BlockContext()):
+        b1 = LocalTensor[half](TPosition.B1, 0, 256)
+        b2 = LocalTensor[half](TPosition.B2, 0, 256)
+        with pytest.raises(AscregTypeError, match="loadDataParams must be LoadData3DParamsV2"):
+            LoadDataWithStride(b2, b1, LoadData2DParamsV2())
+        with pytest.raises(AscregTypeError, match="must be LoadDataRepeatParamWithStride"):
+            SetLoadDataRepeatWithStride(LoadDataRepeatParam(0, 1, 0, 1))  # type: ignore[arg-type]
+        with pytest.raises(
+            AscregError, match=r"LoadDataRepeatParamWithStride.dstStride 70000 is outside"
+        ):
+            SetLoadDataRepeatWithStride(LoadDataRepeatParamWithStride(0, 1, 0, 70000))

@@ -292,7 +292,10 @@ FUSION = {
 }  # fmt: skip
 
 
-def mmad_vec_custom(**template: int) -> Any:
+def mmad_vec_custom(
+    M: int, K: int, N: int, singleCoreM: int, singleCoreK: int, singleCoreN: int,
+    baseM: int, baseK: int, baseN: int,
+) -> Any:  # fmt: skip
     """``mmad_vec_custom<M, K, N, singleCoreM, singleCoreK, singleCoreN, baseM, baseK, baseN>``."""
 
     @__global__
@@ -301,7 +304,7 @@ def mmad_vec_custom(**template: int) -> Any:
         xMatrix: GmPtr[uint8_t], yMatrix: GmPtr[uint8_t], zMatrix: GmPtr[uint8_t]
     ) -> None:
         InitSocState()
-        op = KernelMatmul(**template)
+        op = KernelMatmul(M, K, N, singleCoreM, singleCoreK, singleCoreN, baseM, baseK, baseN)
         op.Init(xMatrix, yMatrix, zMatrix)
         op.Process()
         PipeBarrier[PIPE_ALL]()

@@ -187,6 +187,17 @@ def test_unwritten_ub_through_index_arrays_counts_the_elements_only() -> None:
     )(lambda: launch(body, False, True))
 
 
+def test_a_two_dimensional_index_array_scatters_and_gathers_its_elements() -> None:
+    # p[idx] with a 2D idx: the span runs from the lowest to the highest index of all of it
+    def body() -> None:
+        buf = C.__ubuf__(uint32_t, 16)
+        idx = np.array([[9, 1], [4, 12]])
+        buf[idx] = np.array([[5, 6], [7, 8]])
+        assert buf[idx].tolist() == [[5, 6], [7, 8]]
+
+    launch(body)
+
+
 @C.__simd_vf__
 def _scatter_two(buf: UbPtr[uint32_t], load_gap: bool) -> None:
     """``Reg.Scatter`` of elements 0 and 128; then, if asked, a load of elements 8..71 between."""

@@ -178,8 +178,14 @@ def qf322b8_pre(data: float, word: int, relu_alpha: float) -> int:
     return int(np.clip(quant, low, high))
 
 
-def img2col_nz(dst: np.ndarray, fmap: np.ndarray, p: Any, pad: Any, dst_stride: int) -> None:
+def img2col_nz(
+    dst: np.ndarray, fmap: np.ndarray, p: Any, pad: Any, dst_stride: int, transpose: bool = False
+) -> None:
     """The img2col load into L0A: window element (m, k) of the expanded matrix, NZ in *dst*.
+
+    *transpose*: the L1 -> L0B load, or an L0A load with enTranspose, which writes the
+    window's transpose: element (m, k) at row k, column m of an NZ matrix whose column blocks
+    (C0 pixels wide) are *dst_stride* fractals apart.
 
     *fmap* is the flat NC1HWC0 feature map (one image); row m is output pixel
     (m // Wo, m % Wo); column k is (channel block, kernel row, kernel column, channel); a tap
@@ -205,5 +211,7 @@ def img2col_nz(dst: np.ndarray, fmap: np.ndarray, p: Any, pad: Any, dst_stride: 
             else:
                 value = pad
             i, j = m - p.mStartPt, k - p.kStartPt
+            if transpose:
+                i, j = j, i
             fractal = (j // c0) * dst_stride + i // 16
             dst[fractal * 16 * c0 + (i % 16) * c0 + j % c0] = value

@@ -38,7 +38,11 @@ C_KIND_TYPES = {
     "pipe": "Pipe",
     "anygm": "GmPtr[Any]",
     "anyub": "UbPtr[Any]",
-    "anycbuf": "object",  # no L1 buffer in ascreg: the call raises UnsupportedError
+    "anycbuf": "object",  # any value: asc_copy_ub2l1 raises UnsupportedError, others check it
+    "anyfbuf": "FbufPtr[Any]",
+    "fillcfg": "asc_fill_value_config",
+    "l13dcfg": "asc_l13d_fmatrix_config",
+    "load3dcfg": "asc_load3d_v2_config",
     "atomiccfg": "asc_store_atomic_config",
     "ndimcfg": "asc_ndim_pad_count_config",
     "flag": "bool",
@@ -64,7 +68,7 @@ from ascreg.c_api._types import (
 from ascreg.c_api.addr import addr_reg
 from ascreg.c_api.kernel import asc_load_l2_cache_mode
 from ascreg.enums import MaskPattern
-from ascreg.machine.cube import CaPtr, CbPtr, CbufPtr, CcPtr
+from ascreg.machine.cube import CaPtr, CbPtr, CbufPtr, CcPtr, FbufPtr
 from ascreg.machine.memory import GmPtr, UbPtr
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor
@@ -119,6 +123,39 @@ C_MODULE_SURFACE = {
     ],
     "c_api/scalar": [],
     "c_api/cube": [],
+    "c_api/cube_l1": [
+        "class asc_fill_value_config:",
+        "    config: int",
+        "    repeat: int",
+        "    blk_num: int",
+        "    dst_gap: int",
+        "    def __init__(self, config: int | None = None) -> None: ...",
+        "",
+        "class asc_l13d_fmatrix_config:",
+        "    config: int",
+        *(
+            f"    {name}: int"
+            for name in (
+                "l1_height",
+                "l1_width",
+                "padding_left_size",
+                "padding_right_size",
+                "padding_top_size",
+                "padding_bottom_size",
+            )
+        ),
+        "    def __init__(self, config: int | None = None) -> None: ...",
+        "",
+        "class asc_load3d_v2_config:",
+        "    config: int",
+        "    rpt_stride: int",
+        "    rpt_time: int",
+        "    rpt_mode: int",
+        "    def __init__(self, config: int | None = None) -> None: ...",
+        "",
+    ],
+    "c_api/cube_copy": [],
+    "c_api/cube_mx": [],
     "c_api/memvector": [
         "from collections.abc import Sequence",
         "",

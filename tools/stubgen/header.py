@@ -524,6 +524,10 @@ def c_param(p: Param, combo: tuple[type[Scalar], ...], mask_pointer: str) -> str
         "anygm": "__gm__ void*",
         "anyub": "__ubuf__ void*",
         "anycbuf": "__cbuf__ void*",
+        "anyfbuf": "__fbuf__ void*",
+        "fillcfg": "const asc_fill_value_config&",
+        "l13dcfg": "asc_l13d_fmatrix_config&",
+        "load3dcfg": "asc_load3d_v2_config&",
         "atomiccfg": "asc_store_atomic_config&",
         "ndimcfg": "asc_ndim_pad_count_config",
         "flag": "bool",
@@ -821,8 +825,14 @@ def _order(name: str, value: object) -> int:
     return 0 if value.__name__ == name or issubclass(value, enum.Enum) else 1
 
 
+QUALIFIER_MACROS = frozenset({"__cube__", "__mix__"})
+"""``ascreg.basic`` names that C++ spells as kernel qualifiers (macros of base.h), not functions."""
+
+
 def _basic_declaration(name: str, value: object, template: types.ModuleType) -> str:
     """The C++ declaration of one ``ascreg.basic`` object (empty: nothing to declare)."""
+    if name in QUALIFIER_MACROS:
+        return ""
     if isinstance(value, type) and issubclass(value, enum.Enum):
         return f"using {name} = {enum_name(value)};"  # an alias (QuePosition is TPosition)
     declare = getattr(value, "cpp_declaration", None)

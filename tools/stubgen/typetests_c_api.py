@@ -34,7 +34,7 @@ from stubgen.common import (
 )
 
 C_TEST_PRELUDE = """\
-from typing import TYPE_CHECKING, assert_type, cast
+from typing import TYPE_CHECKING, Any, assert_type, cast
 
 from ascreg import GlobalMemory, Ref, UnifiedBuffer
 from ascreg._dtypes import (
@@ -45,6 +45,9 @@ from ascreg.c_api import (
     PIPE_S,
     VA0,
     addr_reg,
+    asc_fill_value_config,
+    asc_l13d_fmatrix_config,
+    asc_load3d_v2_config,
     asc_ndim_pad_count_config,
     asc_store_atomic_config,
     asc_update_addr_reg_b16,
@@ -52,7 +55,7 @@ from ascreg.c_api import (
     vector_store_unalign,
 {names}
 )
-from ascreg.machine.cube import CaPtr, CbPtr, CbufPtr, CcPtr
+from ascreg.machine.cube import CaPtr, CbPtr, CbufPtr, CcPtr, FbufPtr
 
 """
 C_TEST_SETUP = """\
@@ -65,6 +68,7 @@ C_TEST_SETUP = """\
     assert_type(a, addr_reg)
     ul = vector_load_unalign()
     us = vector_store_unalign()
+    fb = cast(FbufPtr[Any], None)
 """
 
 
@@ -86,10 +90,22 @@ def c_variables() -> list[str]:
         lines.append(f"    p_{n} = ub.alloc({n}, 256)")
         lines.append(f"    pr_{n} = Ref(p_{n})")
         lines.append(f"    g_{n} = gm.alloc({n}, 256)")
-    for d in L12L0_TYPES:  # the cube buffers' pointers (typed only: no block runs here)
+    for d in cube_pointer_types():  # the cube buffers' pointers (typed only: no block runs here)
         n = pyname(d)
         lines += [f"    {kind}_{n} = cast({cls}[{n}], None)" for kind, cls in CUBE_POINTERS.items()]
     return lines
+
+
+def cube_pointer_types() -> list[type[Scalar]]:
+    """The element types of every cube-buffer pointer a C API row takes, in first-use order
+    (the L1 -> L0 loads' types, then the MX scales' ``fp8_e8m0_t``)."""
+    found: dict[type[Scalar], None] = dict.fromkeys(L12L0_TYPES)
+    for row in surface_rows("c_api"):
+        for form in c_shape(row).forms:
+            for param in form.params:
+                if param.kind in CUBE_POINTERS:
+                    found.update(dict.fromkeys(combo[param.arg] for combo in row.combos))
+    return list(found)
 
 
 def c_argument(p: Param, combo: tuple[type[Scalar], ...], mask_ptr: str) -> str:
@@ -99,7 +115,10 @@ def c_argument(p: Param, combo: tuple[type[Scalar], ...], mask_ptr: str) -> str:
              "vareg": "VA0",
              "cuload": "ul", "custore": "us", "pipe": "PIPE_S", "anygm": "g_uint8_t",
              "anyub": "p_uint8_t", "anycbuf": "None", "atomiccfg": "asc_store_atomic_config()",
-             "ndimcfg": "asc_ndim_pad_count_config()", "flag": "True", "l2load": "0"}  # fmt: skip
+             "ndimcfg": "asc_ndim_pad_count_config()", "flag": "True", "l2load": "0",
+             "anyfbuf": "fb", "fillcfg": "asc_fill_value_config()",
+             "l13dcfg": "asc_l13d_fmatrix_config()",
+             "load3dcfg": "asc_load3d_v2_config()"}  # fmt: skip
     if p.kind in fixed:
         return fixed[p.kind]
     d = combo[p.arg]
@@ -150,6 +169,7 @@ ARG_SHAPE = {"vec": "reg", "vptr": "ptr", "vptrref": "ref", "vptrval": "ref", "c
              "idx": "int", "count": "ref", "pattern": "int", "areg": "areg", "idx?": "int",
              "cuload": "uload", "custore": "ustore", "pipe": "pipe", "anygm": "gptr",
              "anyub": "ptr", "anycbuf": "cbuf", "atomiccfg": "cfg", "gptr": "gptr",
+             "anyfbuf": "fbuf", "fillcfg": "cfg", "l13dcfg": "cfg", "load3dcfg": "cfg",
              "cbufptr": "cbufptr", "captr": "captr", "cbptr": "cbptr", "ccptr": "ccptr"}  # fmt: skip
 
 
@@ -188,7 +208,9 @@ def c_error_code(spec: OpSpec, args: list[str]) -> str:
 KERNEL_WRONG = {"scalar": "1.5", "pipe": "1", "count": "1", "atomiccfg": "1", "ndimcfg": "1",
                 "anygm": "p_uint8_t", "anyub": "g_uint8_t", "vptr": "g_uint8_t", "flag": "1.5",
                 "l2load": "1.5", "idx": "1.5", "vptrs": "p_uint8_t",
-                "vareg": "1.5", **dict.fromkeys(CUBE_POINTERS, "g_uint8_t")}  # fmt: skip
+                "vareg": "1.5", "anyfbuf": "g_uint8_t", "fillcfg": "1", "l13dcfg": "1",
+                "load3dcfg": "1",
+                **dict.fromkeys(CUBE_POINTERS, "g_uint8_t")}  # fmt: skip
 
 
 def c_kernel_reject_lines(spec: OpSpec) -> Iterator[str]:

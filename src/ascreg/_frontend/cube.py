@@ -43,11 +43,12 @@ from ascreg._dtypes import (
 )
 from ascreg.core import cube as core
 from ascreg.core.convert import decode
-from ascreg.errors import AlignmentError, AscregError, AscregTypeError
+from ascreg.errors import AlignmentError, AscregError, AscregTypeError, UnsupportedError
 from ascreg.machine.block import BlockContext, current_block
-from ascreg.machine.cube import C0_BYTES, FRACTAL_BYTES, cube_buffers
+from ascreg.machine.cube import C0_BYTES, FRACTAL_BYTES, L0C_BYTES, cube_buffers
 from ascreg.machine.memory import Pointer
-from ascreg.machine.sync import COPY_PIPES, PIPE_M, PIPE_MTE1, Pipe
+from ascreg.machine.sync import COPY_PIPES, PIPE_FIX, PIPE_M, PIPE_MTE1, PIPE_MTE2, Pipe
+from ascreg.machine.sysregs import system_registers
 
 ROWS = core.FRACTAL_ROWS
 
@@ -179,7 +180,8 @@ class MmadRun:
 
     ``init_zero`` starts C at 0; otherwise ``bias_table`` takes the bias row from the bias table
     (address 0) and false keeps L0C's value. ``disable_gemv`` false with ``m == 1`` reads A as
-    one ND row (GEMV).
+    one ND row (GEMV). ``unit_flag`` (0, 2 or 3) takes part in the L0C unit flags
+    (:func:`unit_acquire`).
     """
 
     m: int
@@ -188,6 +190,7 @@ class MmadRun:
     init_zero: bool = True
     bias_table: bool = False
     disable_gemv: bool = False
+    unit_flag: int = 0
 
 
 def mmad_types(c: Pointer[Any], a: Pointer[Any], b: Pointer[Any]) -> type[Scalar]:
@@ -217,8 +220,13 @@ def run_mmad(
         aligned(ptr, align, role)
     if not (run.m and run.n and run.k):
         return
-    with OnPipe(current_block(), PIPE_M):
+    _check_modes(a, b)
+    ctx = current_block()
+    span = unit_span(c, -(-run.m // ROWS) * -(-run.n // ROWS) * ROWS * ROWS * out.size)
+    unit_acquire(ctx, span, run.unit_flag, write=True)
+    with OnPipe(ctx, PIPE_M):
         _mmad(c, a, b, bias, run, out)
+    unit_release(ctx, span, run.unit_flag, write=True)
 
 
 def _mmad(
@@ -284,3 +292,453 @@ def _initial(
     if bias is not None:
         return bias.view(nb * ROWS, "reads").reshape(1, -1)
     return core.nz_read(c.view(nb * mb * ROWS * ROWS, "reads"), mb, nb, ROWS, mb * ROWS)
+
+
+# -- burst copies between the cube buffers ---------------------------------------------------------
+
+
+@attrs.frozen
+class Bursts:
+    """The checked bursts of a burst copy: ``count`` bursts of ``nbytes`` bytes.
+
+    ``src_gap`` / ``dst_gap`` bytes lie between the tail of one burst and the head of the next.
+    """
+
+    count: int
+    nbytes: int
+    src_gap: int = 0
+    dst_gap: int = 0
+
+
+def copy_bursts(dst: Pointer[Any], src: Pointer[Any], b: Bursts, pipe: Pipe) -> None:
+    """Copy the bursts *b* from *src* to *dst* as one instruction of *pipe* (bytes as they are).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import uint8_t
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()) as ctx:
+    ...     l1, bt = cube_buffers().pointer("l1", uint8_t, 0), cube_buffers().pointer("bt", uint8_t, 0)
+    ...     l1.write(np.arange(96, dtype=np.uint8)); ctx.tracker.barrier()
+    ...     copy_bursts(bt, l1, Bursts(2, 32, 32, 0), PIPE_MTE1); ctx.tracker.barrier()
+    ...     bt.read(64)[[0, 31, 32, 63]].tolist()
+    [0, 31, 64, 95]
+    """
+    with OnPipe(current_block(), pipe):
+        for i in range(b.count):
+            data = src.offset_bytes(i * (b.nbytes + b.src_gap)).bytes(b.nbytes, "reads").copy()
+            dst.offset_bytes(i * (b.nbytes + b.dst_gap)).bytes(b.nbytes, "writes")[:] = data
+
+
+# -- the transposing L1 -> L0B load ----------------------------------------------------------------
+
+SQUARE_BLOCKS = {1: (2, 1), 2: (1, 1), 4: (1, 2)}
+"""Per element size, the (row blocks, column blocks) of fractals one transposed square holds:
+two 16 x 32 b8 fractals stacked, one 16 x 16 b16 fractal, two 16 x 8 b32 fractals side by side
+(the ``LoadDataWithTranspose`` page's figures and its pseudo-code ``load_data_with_transpose.py``)."""
+
+
+@attrs.frozen
+class TransposeRun:
+    """The checked integers of a transposing load, in fractal units.
+
+    Repeat ``i`` reads the square's fractals ``start + i * src_stride + j * (1 + src_frac_gap)``
+    (``src_frac_gap`` None: the square-unit form, ``(start + i * src_stride) * count + j``) and
+    writes them transposed at ``i * (1 + dst_gap) + j * (1 + dst_frac_gap)``.
+    """
+
+    start: int
+    repeats: int
+    src_stride: int
+    dst_gap: int
+    dst_frac_gap: int
+    src_frac_gap: int | None = None
+
+
+def load_transposed(d: Pointer[Any], s: Pointer[Any], r: TransposeRun) -> None:
+    """Transpose squares of fractals from L1 (*s*) into L0B (*d*) on ``PIPE_MTE1``.
+
+    Each repeat reads one square (its fractals as an NZ window, see :data:`SQUARE_BLOCKS`),
+    transposes it and writes its fractals in NZ order (:class:`TransposeRun`).
+    """
+    if d.dtype is not s.dtype:
+        raise AscregTypeError(
+            f"dst holds {d.dtype.cpp_name} but src holds {s.dtype.cpp_name} (one element type)"
+        )
+    aligned(d, FRACTAL_BYTES, "dst")
+    aligned(s, C0_BYTES, "src")
+    rows, cols = SQUARE_BLOCKS[d.dtype.size]
+    count = rows * cols
+    repeats = np.arange(r.repeats, dtype=np.int64)[:, None]
+    j = np.arange(count, dtype=np.int64)
+    if r.src_frac_gap is None:
+        src_ids = (r.start + repeats * r.src_stride) * count + j
+    else:
+        src_ids = r.start + repeats * r.src_stride + j * (1 + r.src_frac_gap)
+    dst_ids = repeats * (1 + r.dst_gap) + j * (1 + r.dst_frac_gap)
+    if not r.repeats:
+        return
+    with OnPipe(current_block(), PIPE_MTE1):
+        data = fractals(s, int(src_ids.max()) + 1, "reads")[src_ids.reshape(-1)]
+        squares = _transpose_squares(data, d.dtype, rows, cols)
+        fractals(d, int(dst_ids.max()) + 1, "writes")[dst_ids.reshape(-1)] = squares
+
+
+def _transpose_squares(data: Any, dtype: type[Scalar], rows: int, cols: int) -> Any:
+    """Transpose each square of ``rows x cols`` fractals (NZ order); return its fractals."""
+    row = c0(dtype)
+    count = rows * cols
+    out = np.empty_like(data)
+    for first in range(0, data.shape[0], count):
+        flat = np.ascontiguousarray(data[first : first + count]).view(dtype.np_dtype).reshape(-1)
+        square = core.nz_read(flat, rows, cols, row, rows * ROWS).T
+        blocks = np.zeros(flat.size, flat.dtype)
+        core.nz_write(blocks, np.ascontiguousarray(square), row, square.shape[0])
+        out[first : first + count] = blocks.view(np.uint8).reshape(count, FRACTAL_BYTES)
+    return out
+
+
+# -- the cube's mode bits in CTRL -----------------------------------------------------------------
+
+HIF8_MODE, HF32_MODE, HF32_TRANS_MODE, MM_LAYOUT_MODE = 45, 46, 47, 51
+"""The CTRL bits of the multiply-add's modes (the 950 header's ``asc_enable_hif8``,
+``asc_enable_hf32``, ``asc_enable_hf32_trans`` and ``asc_set_mmad_direction_n``): 1 converts
+8-bit operands to hifloat8_t, 1 rounds float operands to HF32, 1 rounds toward zero (0: to
+nearest even), 1 produces results along N first (0: M first; no value changes)."""
+
+
+def cube_mode(bit: int, ctx: BlockContext | None = None) -> bool:
+    """Return CTRL[*bit*] of *ctx* (default: the running block).
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     cube_mode(HF32_MODE)
+    False
+    """
+    return bool(system_registers(ctx).ctrl >> bit & 1)
+
+
+def set_cube_mode(bit: int, on: bool) -> None:
+    """Set CTRL[*bit*] of the running block to *on* (a mode bit: no other bit changes).
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     set_cube_mode(MM_LAYOUT_MODE, True)
+    ...     hex(system_registers().ctrl >> 48)
+    '0x1009'
+    """
+    regs = system_registers()
+    regs.ctrl_bits = regs.ctrl_bits & ~(1 << bit) | int(on) << bit
+
+
+def _check_modes(a: Pointer[Any], b: Pointer[Any]) -> None:
+    """Refuse a multiply-add whose operands a mode would convert in a way the pages leave open."""
+    types = {a.dtype, b.dtype}
+    if cube_mode(HF32_MODE) and float32_t in types:
+        raise UnsupportedError(
+            "float32 operands with HF32 on: cube_compute/asc_enable_hf32.md gives the HF32 format "
+            "by a figure only (see docs/limitations.md); asc_set_fp32_mode turns it off"
+        )
+    if cube_mode(HIF8_MODE) and any(t.size == 1 and t is not hifloat8_t for t in types):
+        raise UnsupportedError(
+            "8-bit operands with HiF8 on: cube_compute/asc_enable_hif8.md does not say how they "
+            "are converted to hifloat8_t (see docs/limitations.md); asc_enable_fp8 turns it off"
+        )
+
+
+# -- the img2col load's registers ------------------------------------------------------------------
+
+
+@attrs.frozen
+class Load3dRepeat:
+    """The img2col load's repeat register.
+
+    ``time`` repeats along height (``mode`` 0) or width (1), ``stride`` apart; ``dst_stride``
+    fractals between the destination's K column blocks.
+
+    Examples
+    --------
+    >>> Load3dRepeat().time
+    1
+    """
+
+    stride: int = 0
+    time: int = 1
+    mode: int = 0
+    dst_stride: int = 0
+
+
+@attrs.frozen
+class PadBits:
+    """A pad register set as a bit code (the C API's ``asc_set_l13d_padding``), not a value.
+
+    Examples
+    --------
+    >>> from ascreg import half
+    >>> float(PadBits(0x3C00).element(half))
+    1.0
+    """
+
+    code: int
+
+    def element(self, dtype: type[Scalar]) -> Any:
+        """Return the pad element of *dtype*: the code's low byte or low 16 bits."""
+        if dtype.size > 2:
+            raise UnsupportedError(
+                f"a {dtype.cpp_name} img2col load padding with a register set by "
+                "asc_set_l13d_padding: cube_datamove/asc_set_l13d_padding.md does not say which "
+                "bits a 32-bit element takes (see docs/limitations.md)"
+            )
+        width = np.uint8 if dtype.size == 1 else np.uint16
+        return np.asarray(self.code & (0xFF if dtype.size == 1 else 0xFFFF), width).view(
+            dtype.np_dtype
+        )[()]
+
+
+@attrs.define
+class Load3dRegisters:
+    """The img2col load's registers of one block (the basic API's and the C API's setters).
+
+    ``fmatrix`` is (height, width, (left, right, top, bottom)) or None; ``pad`` a value (the
+    basic API's ``SetLoadDataPaddingValue``, converted to the load's type) or a
+    :class:`PadBits`; ``fmatrix_b``, ``repeat_b`` and ``padding_b`` are the right matrix's
+    registers, which no modelled load reads (the img2col L1 -> L0B load is not modelled).
+
+    Examples
+    --------
+    >>> Load3dRegisters().repeat
+    Load3dRepeat(stride=0, time=1, mode=0, dst_stride=0)
+    """
+
+    fmatrix: tuple[int, int, tuple[int, ...]] | None = None
+    pad: Any = None
+    repeat: Load3dRepeat = attrs.field(factory=Load3dRepeat)
+    fmatrix_b: tuple[int, int, tuple[int, ...]] | None = None
+    repeat_b: int = 0
+    padding_b: int = 0
+
+
+LOAD3D_STATE = "load3d"
+"""The key of a block's :class:`Load3dRegisters` in ``BlockContext.state``."""
+
+
+def load3d_registers(ctx: BlockContext | None = None) -> Load3dRegisters:
+    """Return the img2col registers of *ctx* (default: the running block), made on first use.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     load3d_registers().fmatrix is None
+    True
+    """
+    ctx = current_block() if ctx is None else ctx
+    found = ctx.state.get(LOAD3D_STATE)
+    if found is None:
+        found = ctx.state[LOAD3D_STATE] = Load3dRegisters()
+    assert isinstance(found, Load3dRegisters)
+    return found
+
+
+# -- GM -> L1 with an ND -> NZ / DN -> NZ conversion ----------------------------------------------
+
+ND2NZ_LIMITS = {
+    "ndNum": (0, 4095),
+    "nValue": (0, 16384),
+    "dValue": (0, 65535),
+    "srcNdMatrixStride": (0, 65535),
+    "srcDValue": (1, 65535),
+    "dstNzC0Stride": (1, 16384),
+    "dstNzNStride": (1, 16384),
+    "dstNzMatrixStride": (0, 16384),
+}
+"""The documented range of each ``Nd2NzParams`` field (DataCopy GMToL1 ND2NZ page, table 4)."""
+DN2NZ_LIMITS = {
+    "dnNum": (0, 4095),
+    "nValue": (0, 16384),
+    "dValue": (0, 2**21 - 1),
+    "srcDnMatrixStride": (0, 2**40 - 1),
+    "srcDValue": (1, 2**40 - 1),
+    "dstNzC0Stride": (1, 16384),
+    "dstNzNStride": (1, 16384),
+    "dstNzMatrixStride": (0, 16384),
+}
+"""The documented range of each ``Dn2NzParams`` field (DataCopy GMToL1 DN2NZ page, table 4)."""
+SMALL_C0 = 4
+"""The elements of a C0 row with SmallC0 (``dValue <= 4``; 4 * sizeof(T) bytes)."""
+
+
+@attrs.frozen
+class NzCopy:
+    """The checked fields of one GM -> L1 NZ copy (``Nd2NzParams`` / ``asc_copy_gm2l1_nd2nz``).
+
+    ``count`` matrices of ``n`` rows by ``d`` columns, ``src_matrix`` elements apart in GM,
+    each stored as ``n`` lines of ``d`` elements ``src_line`` elements apart (ND), or, with
+    ``column_major``, as ``d`` lines of ``n`` elements (DN). Each lands in L1 as NZ: C0 column
+    blocks ``c0_stride`` 32-byte rows apart, rows ``n_stride`` rows apart, matrices
+    ``dst_matrix`` elements apart; ``small_c0`` packs rows of ``d <= 4`` into 4 elements.
+    """
+
+    count: int
+    n: int
+    d: int
+    src_matrix: int
+    src_line: int
+    c0_stride: int
+    n_stride: int
+    dst_matrix: int
+    column_major: bool = False
+    small_c0: bool = False
+
+
+def copy_to_nz(dst: Pointer[Any], src: Pointer[Any], c: NzCopy, name: str) -> None:
+    """Run an ND2NZ or DN2NZ copy on ``PIPE_MTE2`` (*name* spells the matrix stride in errors)."""
+    if dst.dtype is not src.dtype:
+        raise AscregTypeError(
+            f"dst holds {dst.dtype.cpp_name} but src holds {src.dtype.cpp_name} (one template T)"
+        )
+    aligned(dst, C0_BYTES, "dst")
+    size = dst.dtype.size
+    if c.dst_matrix * size % C0_BYTES:
+        raise AlignmentError(
+            f"{name} {c.dst_matrix} x {size} bytes is not a multiple of 32 bytes (the copy "
+            "counts it in 32-byte blocks)"
+        )
+    if c.small_c0 and c.d > SMALL_C0:
+        raise AscregError(f"SmallC0 takes a dValue <= {SMALL_C0}, got {c.d}")
+    if not (c.count and c.n and c.d):
+        return
+    row, offsets, span = _nz_destination(c, size)
+    lines, width = (c.d, c.n) if c.column_major else (c.n, c.d)  # GM: `lines` rows of `width`
+    extent = (lines - 1) * c.src_line + width
+    ctx = current_block()
+    with OnPipe(ctx, PIPE_MTE2):
+        for i in range(c.count):
+            source = src + i * c.src_matrix
+            start = source.address
+            ctx.tracker.access(
+                ctx.pipe, start, start + extent * size, write=False, space=id(source.memory)
+            )
+            flat = source.view(extent, "reads")
+            rows = np.lib.stride_tricks.as_strided(
+                flat,
+                shape=(lines, width),
+                strides=(c.src_line * flat.itemsize, flat.itemsize),
+                writeable=False,
+            )
+            out = (dst + i * c.dst_matrix).view(span, "writes")
+            if c.small_c0:
+                out[:] = 0
+            out[offsets] = core.nd_to_nz(rows.T if c.column_major else rows, row)
+
+
+def _nz_destination(c: NzCopy, size: int) -> tuple[int, Any, int]:
+    """Return (C0 in elements, the ``(n, ceil(d / C0) * C0)`` offsets, the span) in L1.
+
+    SmallC0 packs each row's ``d <= 4`` elements into 4 and zero-pads the matrix to 32 bytes.
+    """
+    if c.small_c0:
+        offsets = np.arange(c.n * SMALL_C0, dtype=np.int64).reshape(c.n, SMALL_C0)
+        span = -(-c.n * SMALL_C0 * size // C0_BYTES) * C0_BYTES // size
+        return SMALL_C0, offsets, span
+    row = C0_BYTES // size
+    offsets = core.nz_offsets(c.n, c.d, row, c.c0_stride, c.n_stride)
+    return row, offsets, int(offsets[-1, -1]) + 1
+
+
+# -- unitFlag: the L0C unit flags of Mmad and Fixpipe ------------------------------------------
+
+UNIT_BYTES = 512
+"""One L0C memory block with its own unit flag (``UnitFlag.md``)."""
+UNIT_FLAG_VALUES = (0, 2, 3)
+"""The ``unitFlag`` values of ``Mmad`` and ``Fixpipe``: 0 off, 2 on (the flag kept), 3 on and
+the flag flipped after the instruction."""
+L0C_UNITS = L0C_BYTES // UNIT_BYTES
+"""The unit-flag blocks of L0C."""
+UNIT_STATE = "cube.unit_flags"
+"""The key of a block's :class:`UnitFlags` in ``BlockContext.state``."""
+UNIT_PAGE = "矩阵计算（ISASI）/Mmad计算关键特性说明/UnitFlag.md"
+
+
+@attrs.define
+class UnitFlags:
+    """The unit flag of each 512-byte L0C block and the work that last released it.
+
+    A flag of 1 says the block holds a result a unit-flag ``Fixpipe`` may read; 0 that a
+    unit-flag ``Mmad`` may write it. *released* maps a block to the pipe token of the
+    instruction that last flipped its flag, which the waiting side acquires: the flag orders
+    the two pipes on those blocks as a ``M_FIX`` / ``FIX_M`` flag would.
+    """
+
+    ready: Any = attrs.field(factory=lambda: np.zeros(L0C_UNITS, bool))
+    released: dict[int, dict[Pipe, int]] = attrs.field(factory=dict)
+
+
+def unit_flags(ctx: BlockContext) -> UnitFlags:
+    """Return the running block's :class:`UnitFlags` (all 0 at first)."""
+    found = ctx.state.get(UNIT_STATE)
+    if found is None:
+        found = ctx.state[UNIT_STATE] = UnitFlags()
+    return found
+
+
+def unit_flag(value: Any, role: str) -> int:
+    """Check a ``unitFlag`` value (0, 2 or 3) and return it."""
+    if value not in UNIT_FLAG_VALUES or isinstance(value, bool):
+        raise AscregError(f"{role} must be 0, 2 or 3 (UnitFlag.md), got {value!r}")
+    return int(value)
+
+
+def unit_span(ptr: Pointer[Any], nbytes: int) -> slice:
+    """Return the unit-flag blocks of the L0C bytes ``[ptr, ptr + nbytes)``."""
+    first = ptr.address // UNIT_BYTES
+    return slice(first, -(-(ptr.address + nbytes) // UNIT_BYTES))
+
+
+def unit_acquire(ctx: BlockContext, span: slice, flag: int, write: bool) -> None:
+    """Before a unit-flag ``Mmad`` (*write*) or ``Fixpipe``: check the flags, take their order.
+
+    A ``Mmad`` waits until its blocks' flags are 0 and a ``Fixpipe`` until they are 1; in
+    program order that means a later instruction of the other pipe would release them, a
+    reordering ascreg does not emulate (:class:`~ascreg.errors.UnsupportedError`).
+    """
+    if not flag:
+        return
+    flags = unit_flags(ctx)
+    blocked = flags.ready[span] if write else ~flags.ready[span]
+    if blocked.any():
+        first = span.start + int(np.argmax(blocked))
+        who, state, other = ("Mmad", 1, "Fixpipe") if write else ("Fixpipe", 0, "Mmad")
+        raise UnsupportedError(
+            f"{who} with unitFlag {flag}: the unit flag of L0C block {first} (bytes "
+            f"{first * UNIT_BYTES:#x}..) is {state}, so it waits for a later unit-flag {other}; "
+            f"ascreg runs the cube in program order and does not emulate that ({UNIT_PAGE}, "
+            "docs/limitations.md)"
+        )
+    pipe = PIPE_M if write else PIPE_FIX
+    found = (flags.released.get(block) for block in range(span.start, span.stop))
+    tokens = {id(token): token for token in found if token is not None}
+    for token in tokens.values():  # one release flips many blocks: acquire each once
+        ctx.tracker.acquire(pipe, token)
+
+
+def unit_release(ctx: BlockContext, span: slice, flag: int, write: bool) -> None:
+    """After a unit-flag instruction: flag 3 flips its blocks' flags (to 1 after a write)."""
+    if flag != 3:
+        return
+    flags = unit_flags(ctx)
+    flags.ready[span] = write
+    token = ctx.tracker.token(PIPE_M if write else PIPE_FIX)
+    for block in range(span.start, span.stop):
+        flags.released[block] = token
+
+
+def unit_reset(ctx: BlockContext) -> None:
+    """``SetFixPipeConfig(..., isUnitFlag = true)``: every L0C unit flag back to 0."""
+    flags = unit_flags(ctx)
+    flags.ready[:] = False

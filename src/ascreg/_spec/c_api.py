@@ -13,6 +13,8 @@ Examples
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from ascreg._dtypes import (
@@ -593,12 +595,14 @@ def _kernel(
     more_forms: tuple[tuple[str, tuple[str, ...]], ...] = (),
     family: str = "",
     roles: tuple[str, ...] = (),
+    module: str = "",
 ) -> OpSpec:
     """Build a kernel-level row: one role per C type it names (an argument's, or ``T``: its result's).
 
     *more_combos* are further legal combinations (C overloads by type), *more_forms* further
     ``(tag, params)`` call forms (then the runtime takes ``*args``: the stub is positional);
-    *roles* names the roles when the rule above would not (several pointer types).
+    *roles* names the roles when the rule above would not (several pointer types); *module*
+    overrides the runtime module of the docs folder.
     A *name* keyed ``c_api.<spelling>`` (a SIMT function has the spelling too) keeps the key;
     the C name, the page and the runtime function are the spelling's.
     """
@@ -608,7 +612,7 @@ def _kernel(
     roles = roles or tuple(
         next((p.name for p in typed if p.arg == i), "T") for i in range(len(combo))
     )
-    module = _KERNEL_MODULES[folder]
+    module = module or _KERNEL_MODULES[folder]
     shape = CShape(f"c_api/{module}", tuple(forms), positional=bool(more_forms), kernel=True)
     cpp = name.removeprefix(C_API_QUALIFIER)
     return OpSpec(name, cpp, roles, (combo, *more_combos), MaskRule.NONE,
@@ -723,6 +727,249 @@ def _cube_rows() -> list[OpSpec]:
         combos = tuple((*t, uint16_t, uint8_t) for t in MMAD_950_TYPES)
         rows.append(_kernel(name, "cube_compute", MMAD_PARAMS, combos[0], page="asc_mmad",
                             more_combos=combos[1:], family="mmad"))  # fmt: skip
+    return rows
+
+
+# ---- the cube unit's L1 side (issue 29): L1 -> BT / FB, asc_fill_l1, the transposing L1 -> L0B
+# load, the multiply-add's mode registers (ascreg.c_api.cube_l1; the Ascend 950 pages under
+# cube_datamove/ and cube_compute/).
+
+BT_TYPES = (bfloat16_t, half, float32_t, int32_t)
+"""``asc_copy_l12bt``'s typed ``src`` overloads (the page's order; ``void*`` takes any)."""
+L12BT_BURST = ("scalar dst:1", "cbufptr src", "scalar conv_control:3", "scalar n_burst:3",
+               "scalar len_burst:3", "scalar source_gap:3", "scalar dst_gap:3")  # fmt: skip
+L12FB_BURST = ("anyfbuf dst", "anycbuf src", "scalar n_burst:1", "scalar len_burst:1",
+               "scalar src_gap_size:1", "scalar dst_gap_size:1")  # fmt: skip
+FILL_L1_TYPES = tuple((t, v) for t in (int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t,
+                                         float32_t) for v in (uint32_t, half))  # fmt: skip
+"""``asc_fill_l1``'s (dst, value) types, ``uint32_t`` (an int) before ``half`` (a float: an int
+fits it too) so each overload can match; the page's ``bfloat16_t`` value overload for a
+``bfloat16_t`` dst is the ``half`` one to a type checker (the runtime takes a bfloat16 value)."""
+L12L0B_TRANS_TYPES = (bfloat16_t, fp8_e4m3fn_t, fp8_e5m2_t, half, float32_t, hifloat8_t,
+                      int32_t, int8_t, uint32_t, uint8_t, int4b_t, fp4x2_e2m1_t,
+                      fp4x2_e1m2_t)  # fmt: skip
+"""``asc_copy_l12l0b_trans``'s element types (the page's order)."""
+L12L0B_TRANS_PARAMS = ("cbptr dst", "cbufptr src", "scalar index_id:1", "scalar repeat:2",
+                       "scalar src_stride:1", "scalar dst_gap:1", "scalar dst_frac_gap:1",
+                       "scalar src_frac_gap:1")  # fmt: skip
+MMAD_S4_PARAMS = ("ccptr c_matrix", "captr a_matrix:1", "cbptr b_matrix:1",
+                  "scalar left_height:2", "scalar n_dim:2", "scalar right_width:2",
+                  "scalar unit_flag:3", "flag k_direction_align", "flag c_matrix_source",
+                  "flag c_matrix_init_val")  # fmt: skip
+CUBE_MODE_SETTERS = ("asc_set_mmad_direction_m", "asc_set_mmad_direction_n", "asc_enable_hf32",
+                     "asc_set_fp32_mode", "asc_enable_fp8", "asc_enable_hif8")  # fmt: skip
+"""The multiply-add's mode setters (``void name()``)."""
+
+
+def _cube_l1_rows() -> list[OpSpec]:
+    """Build the rows of ``ascreg.c_api.cube_l1``."""
+
+    def cube(*args: Any, **kwargs: Any) -> OpSpec:
+        return _kernel(*args, module="cube_l1", **kwargs)
+
+    bt = tuple((t, uint64_t, uint32_t, uint16_t) for t in BT_TYPES)
+    bt_page, fb_page = (
+        "asc_copy_l12bt/asc_copy_l12bt_arch_3510",
+        "asc_copy_l12fb/asc_copy_l12fb_arch_3510",
+    )
+    size_bt = ("scalar dst:1", "cbufptr src", "scalar size:2")
+    size_fb = ("anyfbuf dst", "anycbuf src", "scalar size")
+    fill = ("cbufptr dst", "scalar value:1", "fillcfg config")
+    trans = tuple((t, uint16_t, uint8_t) for t in L12L0B_TRANS_TYPES)
+    trans_page = "asc_copy_l12l0b_trans/asc_copy_l12l0b_trans_arch_3510"
+    rows = [
+        cube("asc_copy_l12bt", "cube_datamove", size_bt, bt[0], page=bt_page,
+                more_combos=bt[1:], more_forms=(("burst", L12BT_BURST),)),
+        cube("asc_copy_l12bt_sync", "cube_datamove", size_bt, bt[0][:3], page=bt_page,
+                more_combos=tuple(c[:3] for c in bt[1:])),
+        cube("asc_copy_l12fb", "cube_datamove", size_fb, (uint32_t, uint16_t), page=fb_page,
+                more_forms=(("burst", L12FB_BURST),)),
+        cube("asc_copy_l12fb_sync", "cube_datamove", size_fb, (uint32_t,), page=fb_page),
+        *(cube(name, "cube_datamove", fill, FILL_L1_TYPES[0], page="asc_fill_l1",
+                  more_combos=FILL_L1_TYPES[1:]) for name in ("asc_fill_l1", "asc_fill_l1_sync")),
+        *(cube(name, "cube_datamove", L12L0B_TRANS_PARAMS, trans[0], page=trans_page,
+                  more_combos=trans[1:], family="copy_l12l0b_trans")
+          for name in ("asc_copy_l12l0b_trans", "asc_copy_l12l0b_trans_sync")),
+        *(cube(name, "cube_compute", (), (uint64_t,)) for name in CUBE_MODE_SETTERS),
+        cube("asc_enable_hf32_trans", "cube_compute", ("scalar mode",), (uint32_t,)),
+        *(cube(name, "cube_compute", MMAD_S4_PARAMS, (int32_t, int4b_t, uint16_t, uint8_t),
+                  page="asc_mmad", family="mmad_s4") for name in ("asc_mmad_s4", "asc_mmad_s4_sync")),
+        *(cube(name, "cube_datamove", ("l13dcfg config",), (uint64_t,))
+          for name in ("asc_set_l13d_fmatrix", "asc_set_l13d_fmatrix_b")),
+        cube("asc_set_l13d_padding", "cube_datamove", ("scalar config",), (uint64_t,),
+             more_combos=((half,),)),
+        cube("asc_set_l13d_rpt", "cube_datamove", ("load3dcfg config",), (uint64_t,)),
+        *(cube(name, "sys_var", ("scalar config",), (uint64_t,))
+          for name in ("asc_set_l3d_rpt_b", "asc_set_l12l0_padding_val")),
+    ]  # fmt: skip
+    return rows
+
+
+# ---- the cube unit: GM -> L1 and L0C -> GM / UB / L1 copies and their registers (issue 29) ----
+# cube_datamove/asc_copy_gm2l1*, asc_copy_l0c2*, the asc_set_gm2l1_* / asc_set_l0c2gm_* register
+# pages (cube_datamove, cube_compute, sys_var), on ascreg._frontend.cube / .fixpipe like the
+# basic API's DataCopy(Nd2NzParams) and Fixpipe; the runtime is ascreg.c_api.cube_copy.
+
+GM2L1_NZ_TYPES = (int8_t, uint8_t, hifloat8_t, fp8_e5m2_t, fp8_e4m3fn_t, int16_t, uint16_t,
+                  half, bfloat16_t, int32_t, uint32_t, float32_t)  # fmt: skip
+"""The element types of ``asc_copy_gm2l1_nd2nz`` / ``asc_copy_gm2l1_dn2nz`` (the page's order)."""
+GM2L1_NZ_PARAMS = ("cbufptr dst", "gptr src", "scalar loop1_src_stride:1",
+                   "scalar l2_cache_ctl:2", "scalar n_value:3", "scalar d_value:4",
+                   "scalar loop4_src_stride:1", "flag smallc0_en")  # fmt: skip
+GM2L1_ALIGN_TYPES = (int8_t, uint8_t, hifloat8_t, int16_t, uint16_t, half, bfloat16_t, int32_t,
+                     uint32_t, float32_t)  # fmt: skip
+"""The element types of ``asc_copy_gm2l1_align`` (the page's order)."""
+GM2L1_ALIGN_PARAMS = ("cbufptr dst", "gptr src", "scalar n_burst:1", "scalar len_burst:1",
+                      "scalar left_padding_count:2", "scalar right_padding_count:2",
+                      "flag data_select_bit", "scalar l2_cache_ctl:2",
+                      "scalar burst_src_stride:3", "scalar burst_dst_stride:1")  # fmt: skip
+GM2L1_PAD_PARAMS = ("anycbuf dst", "anygm src", "scalar n_burst", "scalar len_burst",
+                    "scalar pad_func_mode:1", "scalar src_stride:2", "scalar dst_stride")  # fmt: skip
+"""The padding form of ``asc_copy_gm2l1`` (``uint32_t`` counts, ``uint8_t`` mode,
+``uint64_t src_stride``)."""
+L0C_OUT_GM_TYPES = ((bfloat16_t, float32_t), (bfloat16_t, int32_t), (float32_t, float32_t),
+                    (fp8_e4m3fn_t, float32_t), (fp8_e4m3fn_t, int32_t), (fp8_e5m2_t, float32_t),
+                    (fp8_e5m2_t, int32_t), (half, float32_t), (half, int32_t),
+                    (hifloat8_t, float32_t), (hifloat8_t, int32_t), (int32_t, int32_t),
+                    (int8_t, float32_t), (int8_t, int32_t), (uint8_t, float32_t),
+                    (uint8_t, int32_t))  # fmt: skip
+"""The (dst, src) types of ``asc_copy_l0c2gm`` / ``asc_copy_l0c2ub`` (the typed prototypes)."""
+L0C_OUT_L1_TYPES = ((half, float32_t), (int8_t, float32_t), (uint8_t, float32_t),
+                    (float32_t, float32_t), (half, int32_t), (int8_t, int32_t),
+                    (uint8_t, int32_t), (int32_t, int32_t))  # fmt: skip
+"""The (dst, src) types of the typed ``asc_copy_l0c2l1`` prototypes."""
+_FIX_HEAD = ("scalar n_size:2", "scalar m_size:2", "scalar loop_dst_stride:3",
+             "scalar loop_src_stride:2")  # fmt: skip
+_FIX_TAIL = ("scalar clip_relu_pre:4", "scalar unit_flag_ctl:4", "scalar quant_pre:5",
+             "scalar relu_pre:4", "flag split_en", "flag nz2nd_en", "scalar quant_post:5",
+             "scalar relu_post:4", "flag clip_relu_post", "scalar eltwise_op:4",
+             "flag eltwise_antq_en", "flag c0_pad_en", "flag broadcast_en", "flag nz2dn_en")  # fmt: skip
+L0C_OUT_PARAMS = {
+    "gm": ("gptr dst_addr", "ccptr src_addr:1", *_FIX_HEAD, "scalar l2_cache_ctl:4", *_FIX_TAIL),
+    "ub": ("vptr dst_addr", "ccptr src_addr:1", *_FIX_HEAD, "scalar dual_dst_ctl:4",
+           "flag sub_blockid", *_FIX_TAIL),
+    "l1": ("cbufptr dst", "ccptr src:1", "scalar n_size:2", "scalar m_size:2",
+           "scalar dst_stride:3", "scalar src_stride:2", "scalar clip_relu_pre:4",
+           "scalar unit_flag_mode:4", "scalar quant_pre:5", "scalar relu_pre:4",
+           "flag channel_split", "flag nz2nd_en", "scalar quant_post:5", "scalar relu_post:4",
+           "flag clip_relu_post", "scalar eltwise_op:4", "scalar eltwise_antq_en:4",
+           "flag c0_pad_en"),
+}  # fmt: skip
+"""The parameters of ``asc_copy_l0c2gm`` / ``_l0c2ub`` / ``_l0c2l1`` (the typed forms)."""
+CUBE_REGISTER_CALLS: dict[str, tuple[str, tuple[str, ...], tuple[tuple[type[Scalar], ...], ...]]] = {
+    "asc_set_gm2l1_loop_size": ("cube_datamove", ("scalar loop1_size", "scalar loop2_size"),
+                                ((uint64_t,),)),
+    "asc_set_gm2l1_loop1_stride": ("cube_datamove", ("scalar loop1_src_stride",
+                                                     "scalar loop1_dst_stride"), ((uint64_t,),)),
+    "asc_set_gm2l1_loop2_stride": ("cube_datamove", ("scalar loop2_src_stride",
+                                                     "scalar loop2_dst_stride"), ((uint64_t,),)),
+    "asc_set_gm2l1_pad": ("cube_datamove", ("scalar pad_val",), ((uint32_t,),)),
+    "asc_set_gm2l1_nz_para": ("sys_var", ("scalar config",), ((uint64_t,),)),
+    "asc_set_l0c2gm_nz2nd": ("cube_compute", ("scalar nd_num", "scalar src_nd_stride",
+                                              "scalar dst_nd_stride"), ((uint64_t,),)),
+    "asc_set_l0c2gm_config": ("cube_compute", ("scalar relu_pre", "scalar quant_pre",
+                                               "flag enable_unit_flag"), ((uint64_t,),)),
+    "asc_set_l0c2gm_channel_para": ("sys_var", ("scalar config",), ((uint64_t,),)),
+    "asc_set_l0c2gm_quant_post": ("sys_var", ("scalar config",), ((uint64_t,),)),
+    "asc_set_l0c2gm_relu_alpha": ("sys_var", ("scalar config",), ((uint64_t,),)),
+    "asc_set_l0c2gm_lrelu_alpha": (  # half& | float&: one Python number, one overload
+        "cube_datamove", ("scalar config",), ((float32_t,),)
+    ),
+    "asc_set_l0c_copy_prequant": ("cube_datamove", ("scalar config",), ((uint64_t,),)),
+}  # fmt: skip
+"""Per register-setting function of the cube copies: its docs folder, parameters and types."""
+
+
+def _cube_copy_rows() -> list[OpSpec]:
+    """Build the GM -> L1 and L0C -> GM / UB / L1 copies and their register functions."""
+    rows = []
+    nz = tuple((t, uint64_t, uint8_t, uint16_t, uint32_t) for t in GM2L1_NZ_TYPES)
+    for kind, page in (
+        ("nd2nz", "asc_copy_gm2l1_nd2nz/asc_copy_gm2l1_nd2nz_arch_3510"),
+        ("dn2nz", "asc_copy_gm2l1_dn2nz"),
+    ):
+        for sync in ("", "_sync"):
+            rows.append(
+                _kernel(
+                    f"asc_copy_gm2l1_{kind}{sync}",
+                    "cube_datamove",
+                    GM2L1_NZ_PARAMS,
+                    nz[0],
+                    page=page,
+                    more_combos=nz[1:],
+                    family=f"copy_gm2l1_{kind}",
+                    module="cube_copy",
+                )
+            )
+    align = tuple((t, uint32_t, uint8_t, uint64_t) for t in GM2L1_ALIGN_TYPES)
+    for sync in ("", "_sync"):
+        rows.append(_kernel(f"asc_copy_gm2l1_align{sync}", "cube_datamove", GM2L1_ALIGN_PARAMS,
+                            align[0], page="asc_copy_gm2l1_align", more_combos=align[1:],
+                            family="copy_gm2l1_align", module="cube_copy"))  # fmt: skip
+    for sync in ("", "_sync"):
+        rows.append(
+            _kernel(
+                f"asc_copy_gm2l1{sync}",
+                "cube_datamove",
+                GM2L1_PAD_PARAMS,
+                (uint32_t, uint8_t, uint64_t),
+                page="asc_copy_gm2l1/asc_copy_gm2l1_arch_3510",
+                family="copy_gm2l1",
+                module="cube_copy",
+            )
+        )
+    outs = (
+        ("gm", L0C_OUT_GM_TYPES, "asc_copy_l0c2gm/asc_copy_l0c2gm_arch_3510", ("", "_sync")),
+        ("ub", L0C_OUT_GM_TYPES, "asc_copy_l0c2ub", ("", "_sync")),
+        ("l1", L0C_OUT_L1_TYPES, "asc_copy_l0c2l1/asc_copy_l0c2l1_arch_3510", ("",)),
+    )
+    for target, pairs, page, syncs in outs:
+        combos = tuple((d, s, uint16_t, uint32_t, uint8_t, uint64_t) for d, s in pairs)
+        for sync in syncs:
+            rows.append(
+                _kernel(
+                    f"asc_copy_l0c2{target}{sync}",
+                    "cube_datamove",
+                    L0C_OUT_PARAMS[target],
+                    combos[0],
+                    page=page,
+                    more_combos=combos[1:],
+                    family=f"copy_l0c2{target}",
+                    module="cube_copy",
+                )
+            )
+    for name, (folder, params, types) in CUBE_REGISTER_CALLS.items():
+        rows.append(
+            _kernel(name, folder, params, types[0], more_combos=types[1:], module="cube_copy")
+        )
+    return rows
+
+
+# ---- the MX cube forms (issue 29): cube_datamove/asc_copy_l12l0{a,b}_mx.md, ----------------------
+# cube_compute/asc_mmad_mx.md, on ascreg._frontend.cube_mx like the basic API's MmadMx.
+
+MX_COPY_PARAMS = ("scalar dst", "cbufptr src:1", "scalar x_start_pos:2", "scalar y_start_pos:2",
+                  "scalar x_step:3", "scalar y_step:3", "scalar src_stride:2",
+                  "scalar dst_stride:2")  # fmt: skip
+"""``asc_copy_l12l0{a,b}_mx``: the ``uint64_t`` MX address, the ``fp8_e8m0_t`` scales in L1,
+``uint16_t`` positions and strides, ``uint8_t`` steps."""
+_FP4, _FP8 = (fp4x2_e1m2_t, fp4x2_e2m1_t), (fp8_e4m3fn_t, fp8_e5m2_t)
+MMAD_MX_TYPES = tuple((float32_t, x, y) for pair in (_FP4, _FP8) for x in pair for y in pair)
+"""``asc_mmad_mx``'s (C, A, B) types (its page's prototypes)."""
+
+
+def _cube_mx_rows() -> list[OpSpec]:
+    """Build ``asc_copy_l12l0{a,b}_mx[_sync]`` and ``asc_mmad_mx[_sync]``."""
+    rows = []
+    for base in ("asc_copy_l12l0a_mx", "asc_copy_l12l0b_mx"):
+        for name in (base, f"{base}_sync"):
+            rows.append(_kernel(name, "cube_datamove", MX_COPY_PARAMS,
+                                (uint64_t, fp8_e8m0_t, uint16_t, uint8_t), page=base,
+                                family=base.removeprefix("asc_"), module="cube_mx"))  # fmt: skip
+    for name in ("asc_mmad_mx", "asc_mmad_mx_sync"):
+        combos = tuple((*t, uint16_t, uint8_t) for t in MMAD_MX_TYPES)
+        rows.append(_kernel(name, "cube_compute", MMAD_PARAMS, combos[0], page="asc_mmad_mx",
+                            more_combos=combos[1:], family="mmad_mx", module="cube_mx"))  # fmt: skip
     return rows
 
 
@@ -968,6 +1215,9 @@ C_API_ROWS: tuple[OpSpec, ...] = (
     *_transto5hd_rows(),
     *_movement_rows(),
     *_cube_rows(),
+    *_cube_l1_rows(),
+    *_cube_copy_rows(),
+    *_cube_mx_rows(),
 )
 """The C API rows, in the order the stubs and type tests list them."""
 

@@ -102,7 +102,17 @@ from ascreg.basic._cube import (
     Nz2DnParams,
     Nz2NdParams,
     QuantMode_t,
+    SetFixPipeConfig,
 )
+from ascreg.basic._cube_modes import (
+    HF32Mode,
+    HF32TransMode,
+    SetHF32Mode,
+    SetHF32TransMode,
+    SetMMColumnMajor,
+    SetMMRowMajor,
+)
+from ascreg.basic._cube_mx import MmadMx
 from ascreg.basic._datatype import *  # noqa: F403 (the DataType / Format members; its __all__)
 from ascreg.basic._debug import (
     DataCachePreload,
@@ -154,9 +164,12 @@ from ascreg.basic._load3d import (
     LoadData2DMxParams,
     LoadData3DParamsV2,
     LoadDataRepeatParam,
+    LoadDataRepeatParamWithStride,
+    LoadDataWithStride,
     SetFmatrix,
     SetLoadDataPaddingValue,
     SetLoadDataRepeat,
+    SetLoadDataRepeatWithStride,
 )
 from ascreg.basic._matmul_type import CubeFormat, LayoutMode, MatmulType, MatmulTypeArgs
 from ascreg.basic._mutex import AllocMutexID, Mutex, MutexID, ReleaseMutexID
@@ -420,6 +433,8 @@ __all__ = [
     "EVENT_ID5",
     "EVENT_ID6",
     "EVENT_ID7",
+    "HF32Mode",
+    "HF32TransMode",
     "IS_RESER_LOAD3D_DEFAULT_CONFIG",
     "MAX_ALLOCATED_PER_POSITION",
     "MAX_BUFFERS",
@@ -434,6 +449,10 @@ __all__ = [
     "PIPE_V",
     "QUE_MAX_EVENT",
     "SELMODE",
+    "SetHF32Mode",
+    "SetHF32TransMode",
+    "SetMMColumnMajor",
+    "SetMMRowMajor",
     "__VEC_SCOPE__",
     "Abs",
     "AbsSub",
@@ -541,6 +560,8 @@ __all__ = [
     "LoadData2dTransposeParamsV2",
     "LoadData3DParamsV2",
     "LoadDataRepeatParam",
+    "LoadDataRepeatParamWithStride",
+    "LoadDataWithStride",
     "LoadDataWithTranspose",
     "LocalMemAllocator",
     "LocalTensor",
@@ -554,6 +575,7 @@ __all__ = [
     "Min",
     "Mins",
     "Mmad",
+    "MmadMx",
     "MmadParams",
     "Mul",
     "MulCast",
@@ -618,10 +640,12 @@ __all__ = [
     "SetAtomicNone",
     "SetCtrlSpr",
     "SetDeqScale",
+    "SetFixPipeConfig",
     "SetFlag",
     "SetFmatrix",
     "SetLoadDataPaddingValue",
     "SetLoadDataRepeat",
+    "SetLoadDataRepeatWithStride",
     "SetLoopModePara",
     "SetMaskCount",
     "SetMaskNorm",

@@ -47,29 +47,47 @@ import numpy as np
 
 from ascreg._dtypes import (
     Scalar,
-    bfloat16_t,
-    float32_t,
-    half,
-    int8_t,
-    int32_t,
-    uint8_t,
     uint64_t,
 )
 from ascreg._frontend import operands
 from ascreg._frontend.cube import (
+    DN2NZ_LIMITS,
     MMAD_LIMIT,
+    ND2NZ_LIMITS,
     ROWS,
+    SMALL_C0,
+    Bursts,
     MmadRun,
+    NzCopy,
     OnPipe,
+    TransposeRun,
     Window,
     aligned,
-    c0,
+    copy_bursts,
+    copy_to_nz,
     fractals,
     load_2d,
+    load_transposed,
     mmad_types,
     run_mmad,
+    unit_acquire,
+    unit_flag,
+    unit_release,
+    unit_reset,
+    unit_span,
 )
+from ascreg._frontend.fixpipe import (
+    QUANT_B8,
+    FixOut,
+    b8_converter,
+    cast_converter,
+    check_split,
+    is_b8,
+    run_fixpipe,
+)
+from ascreg._frontend.fixpipe import offsets as fix_offsets
 from ascreg.basic._template import (
+    BOOLEAN,
     TYPENAME,
     ClassTemplate,
     Signature,
@@ -78,19 +96,14 @@ from ascreg.basic._template import (
     member_of,
 )
 from ascreg.basic._tensor import GlobalTensor, LocalTensor
-from ascreg.core import cube as core
-from ascreg.errors import AlignmentError, AscregError, AscregTypeError, UnsupportedError
+from ascreg.errors import AscregError, AscregTypeError, UnsupportedError
 from ascreg.machine.block import BlockContext, current_block
 from ascreg.machine.cube import C0_BYTES, FRACTAL_BYTES, POSITION_BUFFERS
-from ascreg.machine.memory import GmPtr, Pointer
-from ascreg.machine.races import atomic_access
-from ascreg.machine.store_atomic import combine
+from ascreg.machine.memory import GmPtr, Pointer, UbPtr
 from ascreg.machine.sync import PIPE_FIX, PIPE_MTE1, PIPE_MTE2, Pipe
-from ascreg.machine.sysregs import SYSREGS_STATE
 
 _OnPipe = OnPipe
 _aligned = aligned
-_c0 = c0
 _fractals = fractals
 
 
@@ -392,8 +405,11 @@ class FixpipeParamsV220:
     reluEn``), eleven (``..., quantPre, deqScalar, ndNum, srcNdStride, dstNdStride,
     unitFlag``) or twelve (``..., isChannelSplit``), as the header's constructors. The layout
     is ``Fixpipe``'s ``config`` (``CFG_ROW_MAJOR``, the default, or ``CFG_NZ``); the fields
-    mean what ``FixpipeParamsArch3510``'s do, except two units: an NZ ``dstStride`` counts
-    32-byte blocks (not elements) and ``srcNdStride`` counts 16 x C0 fractals (not C0 rows).
+    mean what ``FixpipeParamsArch3510``'s do, except one unit: an NZ ``dstStride`` counts
+    32-byte blocks (not elements). ``srcNdStride`` counts C0 rows, as there: the 950's header
+    copies it into ``Nz2NdParams`` unchanged and the batch_matmul example counts so ("A5: unit
+    C0_SIZE"); the Fixpipe page's V220 table says 16 x C0 fractals, the A2 / A3 unit
+    (docs/limitations.md).
 
     Examples
     --------
@@ -458,7 +474,7 @@ class FixpipeParamsV220:
         moved.quantPre, moved.deqScalar, moved.reluEn = self.quantPre, self.deqScalar, self.reluEn
         moved.unitFlag, moved.isChannelSplit = self.unitFlag, self.isChannelSplit
         if layout is CO2Layout.ROW_MAJOR:
-            moved.params = Nz2NdParams(self.ndNum, self.srcNdStride * ROWS, self.dstNdStride)
+            moved.params = Nz2NdParams(self.ndNum, self.srcNdStride, self.dstNdStride)
         return moved
 
 
@@ -494,36 +510,12 @@ def _track_gm(ctx: BlockContext, ptr: Pointer[Any], nbytes: int, *, write: bool)
 
 # -- DataCopy forms of the cube core ---------------------------------------------------------
 
-ND2NZ_LIMITS = {
-    "ndNum": (0, 4095),
-    "nValue": (0, 16384),
-    "dValue": (0, 65535),
-    "srcNdMatrixStride": (0, 65535),
-    "srcDValue": (1, 65535),
-    "dstNzC0Stride": (1, 16384),
-    "dstNzNStride": (1, 16384),
-    "dstNzMatrixStride": (0, 16384),
-}
-"""The documented range of each ``Nd2NzParams`` field (DataCopy GMToL1 ND2NZ page, table 4)."""
-DN2NZ_LIMITS = {
-    "dnNum": (0, 4095),
-    "nValue": (0, 16384),
-    "dValue": (0, 2**21 - 1),
-    "srcDnMatrixStride": (0, 2**40 - 1),
-    "srcDValue": (1, 2**40 - 1),
-    "dstNzC0Stride": (1, 16384),
-    "dstNzNStride": (1, 16384),
-    "dstNzMatrixStride": (0, 16384),
-}
-"""The documented range of each ``Dn2NzParams`` field (DataCopy GMToL1 DN2NZ page, table 4)."""
 NZ_COPIES: dict[type, tuple[str, str, dict[str, tuple[int, int]], bool]] = {
     Nd2NzParams: ("ndNum", "srcNdMatrixStride", ND2NZ_LIMITS, False),
     Dn2NzParams: ("dnNum", "srcDnMatrixStride", DN2NZ_LIMITS, True),
 }
 """Per GM -> L1 NZ copy: its matrix count and source matrix stride fields, its ranges, and
 whether GM holds each matrix column by column (DN)."""
-SMALL_C0 = 4
-"""The elements of a C0 row with ``enableSmallC0`` (``dValue <= 4``; 4 * sizeof(T) bytes)."""
 
 
 def is_cube_copy(dst: Any, src: Any, params: Any) -> bool:
@@ -597,56 +589,16 @@ def _to_nz(dst: Pointer[Any], src: GmPtr[Any], params: Any, small_c0: bool) -> N
     if small_c0:  # the strides of the C0 blocks are not used
         limits = {k: v for k, v in limits.items() if k not in ("dstNzC0Stride", "dstNzNStride")}
     f = _fields(params, limits)
-    _aligned(dst, C0_BYTES, "dst")
-    name, size = type(params).__name__, dst.dtype.size
-    if f["dstNzMatrixStride"] * size % C0_BYTES:
-        raise AlignmentError(
-            f"{name}.dstNzMatrixStride {f['dstNzMatrixStride']} x {size} bytes is not a multiple "
-            "of 32 bytes (the copy counts it in 32-byte blocks)"
-        )
-    if small_c0 and f["dValue"] > SMALL_C0:
+    copy = NzCopy(
+        f[count_field], f["nValue"], f["dValue"], f[stride_field], f["srcDValue"],
+        f.get("dstNzC0Stride", 1), f.get("dstNzNStride", 1), f["dstNzMatrixStride"],
+        column_major, small_c0,
+    )  # fmt: skip
+    if small_c0 and copy.d > SMALL_C0:
         raise AscregError(
-            f"enableSmallC0 takes dValue <= {SMALL_C0}, got {name}.dValue {f['dValue']}"
+            f"enableSmallC0 takes dValue <= {SMALL_C0}, got {type(params).__name__}.dValue {copy.d}"
         )
-    n, d, count = f["nValue"], f["dValue"], f[count_field]
-    if not (count and n and d):
-        return
-    c0, offsets, span = _nz_destination(n, d, size, f, small_c0)
-    lines, width = (d, n) if column_major else (n, d)  # GM: `lines` rows of `width` elements
-    extent = (lines - 1) * f["srcDValue"] + width
-    ctx = current_block()
-    with _OnPipe(ctx, PIPE_MTE2):
-        for i in range(count):
-            source = src + i * f[stride_field]
-            _track_gm(ctx, source, extent * size, write=False)
-            flat = source.view(extent, "reads")
-            rows = np.lib.stride_tricks.as_strided(
-                flat,
-                shape=(lines, width),
-                strides=(f["srcDValue"] * flat.itemsize, flat.itemsize),
-                writeable=False,
-            )
-            out = (dst + i * f["dstNzMatrixStride"]).view(span, "writes")
-            if small_c0:
-                out[:] = 0
-            out[offsets] = core.nd_to_nz(rows.T if column_major else rows, c0)
-
-
-def _nz_destination(
-    n: int, d: int, size: int, f: dict[str, int], small_c0: bool
-) -> tuple[int, Any, int]:
-    """Return (C0 in elements, the ``(n, ceil(d / C0) * C0)`` offsets, the span) of the L1 side.
-
-    SmallC0 packs each row's ``dValue <= 4`` elements into 4 and zero-pads the matrix to 32
-    bytes.
-    """
-    if small_c0:
-        offsets = np.arange(n * SMALL_C0, dtype=np.int64).reshape(n, SMALL_C0)
-        span = -(-n * SMALL_C0 * size // C0_BYTES) * C0_BYTES // size
-        return SMALL_C0, offsets, span
-    c0 = C0_BYTES // size
-    offsets = core.nz_offsets(n, d, c0, f["dstNzC0Stride"], f["dstNzNStride"])
-    return c0, offsets, int(offsets[-1, -1]) + 1
+    copy_to_nz(dst, src, copy, f"{type(params).__name__}.dstNzMatrixStride")
 
 
 def _block_copy(dst: Pointer[Any], src: Pointer[Any], params: Any, pipe: Pipe) -> None:
@@ -669,14 +621,11 @@ def _block_copy(dst: Pointer[Any], src: Pointer[Any], params: Any, pipe: Pipe) -
             raise AscregError(
                 f"count {params} x {dst.dtype.size} bytes is not a positive multiple of 32"
             )
-    ctx = current_block()
-    with _OnPipe(ctx, pipe):
+    if isinstance(src, GmPtr):
+        ctx = current_block()
         for i in range(count):
-            data = src.offset_bytes(i * (nbytes + gaps[0]))
-            if isinstance(data, GmPtr):
-                _track_gm(ctx, data, nbytes, write=False)
-            block = data.bytes(nbytes, "reads").copy()
-            dst.offset_bytes(i * (nbytes + gaps[1])).bytes(nbytes, "writes")[:] = block
+            _track_gm(ctx, src.offset_bytes(i * (nbytes + gaps[0])), nbytes, write=False)
+    copy_bursts(dst, src, Bursts(count, nbytes, gaps[0], gaps[1]), pipe)
 
 
 # -- LoadData ----------------------------------------------------------------------------------
@@ -789,10 +738,6 @@ class LoadData2dTransposeParamsV2:
     addrMode: int = 0
 
 
-SQUARE_BLOCKS = {1: (2, 1), 2: (1, 1), 4: (1, 2)}
-"""Per element size, the (row blocks, column blocks) of fractals one transposed square holds:
-two 16 x 32 b8 fractals stacked, one 16 x 16 b16 fractal, two 16 x 8 b32 fractals side by side
-(the page's figures and its pseudo-code ``load_data_with_transpose.py``)."""
 TRANSPOSE_LIMITS = {"startIndex": (0, 65535), "repeatTimes": (0, 255), "srcStride": (0, 65535), "dstGap": (0, 65535), "dstFracGap": (0, 65535)}  # fmt: skip
 """Ranges of the ``LoadData2dTransposeParams[V2]`` fields."""
 
@@ -803,9 +748,9 @@ def LoadDataWithTranspose(
     """``LoadDataWithTranspose(dst, src, LoadData2dTransposeParams[V2])``: L1 -> L0B (MTE1).
 
     Each repeat reads one square of the source (its fractals as an NZ window, see
-    ``SQUARE_BLOCKS``), transposes it and writes its fractals in NZ order, the first at
-    ``i * (1 + dstGap)`` fractals and the next ``1 + dstFracGap`` fractals apart. The Ascend 950
-    has the L1 -> L0B path only.
+    ``ascreg._frontend.cube.SQUARE_BLOCKS``), transposes it and writes its fractals in NZ
+    order, the first at ``i * (1 + dstGap)`` fractals and the next ``1 + dstFracGap`` fractals
+    apart. The Ascend 950 has the L1 -> L0B path only.
 
     Examples
     --------
@@ -826,12 +771,6 @@ def LoadDataWithTranspose(
     _ascreg_call = "LoadDataWithTranspose"
     d = _local(dst, "dst", ("B2",))
     s = _local(src, "src", ("B1", "A1"))
-    if d.dtype is not s.dtype:
-        raise AscregTypeError(
-            f"dst holds {d.dtype.cpp_name} but src holds {s.dtype.cpp_name} (one template T)"
-        )
-    _aligned(d, FRACTAL_BYTES, "dst")
-    _aligned(s, C0_BYTES, "src")
     v2 = isinstance(loadDataParams, LoadData2dTransposeParamsV2)
     if not (v2 or isinstance(loadDataParams, LoadData2dTransposeParams)):
         raise AscregTypeError(
@@ -840,36 +779,11 @@ def LoadDataWithTranspose(
     f = _fields(loadDataParams, TRANSPOSE_LIMITS)
     if loadDataParams.addrMode:
         raise UnsupportedError("addrMode 1 (decreasing source addresses) is not emulated")
-    rows, cols = SQUARE_BLOCKS[d.dtype.size]
-    count = rows * cols
-    repeats = np.arange(f["repeatTimes"], dtype=np.int64)[:, None]
-    j = np.arange(count, dtype=np.int64)
-    if v2:
-        gap = operands.in_range(loadDataParams.srcFracGap, "srcFracGap", 0, 65535)
-        src_ids = f["startIndex"] + repeats * f["srcStride"] + j * (1 + gap)
-    else:
-        src_ids = (f["startIndex"] + repeats * f["srcStride"]) * count + j
-    dst_ids = repeats * (1 + f["dstGap"]) + j * (1 + f["dstFracGap"])
-    if not repeats.size:
-        return
-    with _OnPipe(current_block(), PIPE_MTE1):
-        data = _fractals(s, int(src_ids.max()) + 1, "reads")[src_ids.reshape(-1)]
-        squares = _transpose_squares(data, d.dtype, rows, cols)
-        _fractals(d, int(dst_ids.max()) + 1, "writes")[dst_ids.reshape(-1)] = squares
-
-
-def _transpose_squares(data: Any, dtype: type[Scalar], rows: int, cols: int) -> Any:
-    """Transpose each square of ``rows x cols`` fractals (NZ order); return its fractals."""
-    c0 = _c0(dtype)
-    count = rows * cols
-    out = np.empty_like(data)
-    for first in range(0, data.shape[0], count):
-        flat = np.ascontiguousarray(data[first : first + count]).view(dtype.np_dtype).reshape(-1)
-        square = core.nz_read(flat, rows, cols, c0, rows * ROWS).T
-        blocks = np.zeros(flat.size, flat.dtype)
-        core.nz_write(blocks, np.ascontiguousarray(square), c0, square.shape[0])
-        out[first : first + count] = blocks.view(np.uint8).reshape(count, FRACTAL_BYTES)
-    return out
+    gap = operands.in_range(loadDataParams.srcFracGap, "srcFracGap", 0, 65535) if v2 else None
+    run = TransposeRun(
+        f["startIndex"], f["repeatTimes"], f["srcStride"], f["dstGap"], f["dstFracGap"], gap
+    )
+    load_transposed(d, s, run)
 
 
 # -- Mmad --------------------------------------------------------------------------------------
@@ -881,9 +795,9 @@ def Mmad(dst: LocalTensor[Any], fm: LocalTensor[Any], filter: LocalTensor[Any], 
     *fm* (A2, NZ) is M x K, *filter* (B2, ZN) is K x N and *dst* (CO1, NZ) M x N, with
     ``M = ceil(m / 16)`` 16-row blocks, ``N = ceil(n / 16)`` and the K columns of ``k`` (the
     padding of a fractal is computed too, from whatever the buffers hold, and lands in L0C's
-    padding). C starts at 0 (``cmatrixInitVal``), at the bias row broadcast over the rows (the
-    *bias* tensor (C2), or the bias table at address 0 when ``cmatrixSource``), or at L0C's
-    value. With ``m == 1`` and ``disableGemv`` false, A is read as one ND row (GEMV). The
+    padding). C starts at 0 (``cmatrixInitVal`` and not ``isBias``), at the bias row broadcast
+    over the rows (the *bias* tensor (C2), or the bias table at address 0 when
+    ``cmatrixSource``), or at L0C's value. With ``m == 1`` and ``disableGemv`` false, A is read as one ND row (GEMV). The
     arithmetic is :func:`ascreg.core.cube.mmad`.
 
     Examples
@@ -903,8 +817,21 @@ def Mmad(dst: LocalTensor[Any], fm: LocalTensor[Any], filter: LocalTensor[Any], 
     [96, 96]
     """
     _ascreg_call = "Mmad"
+    run_mmad(*_mmad_operands("Mmad", dst, fm, filter, rest, mmad_types))
+
+
+def _mmad_operands(
+    name: str, dst: Any, fm: Any, filter: Any, rest: tuple[Any, ...], types: Any
+) -> tuple[Pointer[Any], Pointer[Any], Pointer[Any], Pointer[Any] | None, MmadRun]:
+    """Check ``Mmad`` / ``MmadMx``'s operands (*types* checks the dtypes); return their run.
+
+    ``isBias`` turns ``cmatrixInitVal`` off, as the dav-3510 header does (``Mmad`` ignored it
+    before the MX forms; a kernel setting it without a bias keeps L0C or the bias table).
+    """
     if len(rest) not in (1, 2):
-        raise AscregTypeError("Mmad takes (dst, fm, filter, mmadParams) or (..., bias, mmadParams)")
+        raise AscregTypeError(
+            f"{name} takes (dst, fm, filter, mmadParams) or (..., bias, mmadParams)"
+        )
     *bias, params = rest
     if not isinstance(params, MmadParams):
         raise AscregTypeError(f"mmadParams must be MmadParams, got {type(params).__name__}")
@@ -913,16 +840,16 @@ def Mmad(dst: LocalTensor[Any], fm: LocalTensor[Any], filter: LocalTensor[Any], 
         _local(fm, "fm", ("A2",)),
         _local(filter, "filter", ("B2",)),
     )
-    bias_ptr = _bias(bias[0], mmad_types(c, a, b)) if bias else None
+    bias_ptr = _bias(bias[0], types(c, a, b)) if bias else None
     m, n, k = (
         operands.in_range(getattr(params, x), f"MmadParams.{x}", 0, MMAD_LIMIT) for x in "mnk"
     )
-    if params.unitFlag not in (0, 2, 3):
-        raise AscregError(f"MmadParams.unitFlag must be 0, 2 or 3, got {params.unitFlag!r}")
+    flag = unit_flag(params.unitFlag, "MmadParams.unitFlag")
+    init_zero = bool(params.cmatrixInitVal) and not params.isBias
     run = MmadRun(
-        m, n, k, bool(params.cmatrixInitVal), bool(params.cmatrixSource), bool(params.disableGemv)
-    )
-    run_mmad(c, a, b, bias_ptr, run)
+        m, n, k, init_zero, bool(params.cmatrixSource), bool(params.disableGemv), flag
+    )  # fmt: skip
+    return c, a, b, bias_ptr, run
 
 
 def _bias(tensor: Any, out: type[Scalar]) -> Pointer[Any]:
@@ -935,17 +862,9 @@ def _bias(tensor: Any, out: type[Scalar]) -> Pointer[Any]:
 
 # -- Fixpipe -----------------------------------------------------------------------------------
 
-FIXPIPE_CASTS: dict[tuple[type[Scalar], QuantMode_t], type[Scalar]] = {
-    (float32_t, QuantMode_t.NoQuant): float32_t,
-    (int32_t, QuantMode_t.NoQuant): int32_t,
-    (float32_t, QuantMode_t.F322F16): half,
-    (float32_t, QuantMode_t.F322BF16): bfloat16_t,
-}
-"""(L0C type, quantPre) -> the GM type of the Fixpipe conversions ascreg models."""
-
 
 def _Fixpipe(
-    dst: GlobalTensor[Any],
+    dst: GlobalTensor[Any] | LocalTensor[Any],
     src: LocalTensor[Any],
     *args: Any,
     dstT: type[Scalar] | None = None,
@@ -954,10 +873,16 @@ def _Fixpipe(
 ) -> None:
     """``Fixpipe<T, U, config>(dst, src[, cbufWorkspace], FixpipeParamsArch3510<config.format>)``.
 
-    Moves L0C to GM on PIPE_FIX: ``Fixpipe[half, float32_t, CFG_NZ](dst, src, params)`` checks
+    Moves L0C to GM (a ``GlobalTensor`` *dst*), to L1 (a ``LocalTensor`` at ``A1`` / ``B1`` /
+    ``C1``, 32-byte aligned; the "L0C到L1" page) or to UB on PIPE_FIX:
+    ``Fixpipe[half, float32_t, CFG_NZ](dst, src, params)`` checks
     that *dst* holds ``T``, *src* holds ``U`` and the params are
-    ``FixpipeParamsArch3510<config.format>``, and refuses ``config.isToUB`` (a GM destination);
+    ``FixpipeParamsArch3510<config.format>`` (``config.isToUB`` exactly when *dst* is in UB);
     a plain call takes the layout of its params (where C++ would default to ``CFG_ROW_MAJOR``).
+    A UB *dst* (32-byte aligned; the "L0C到UB" page) needs a ``config`` with ``isToUB`` true and
+    is the tensor's own UB: ``subBlockId`` / ``dualDstCtl`` other than 0 raise
+    :class:`~ascreg.errors.UnsupportedError` (as ``asc_copy_l0c2ub``'s ``sub_blockid`` /
+    ``dual_dst_ctl``). Channel split and the store-atomic modes apply to GM only.
 
     Reads ``mSize x nSize`` of the NZ matrix in L0C (``srcStride`` rows between its column
     blocks), applies ``reluEn`` (``max(x, 0)``) and the ``quantPre`` cast (round to nearest
@@ -988,10 +913,6 @@ def _Fixpipe(
     [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
     """
     _ascreg_call = "Fixpipe"
-    if not isinstance(dst, GlobalTensor):
-        raise AscregTypeError(
-            "ascreg's Fixpipe moves L0C to GM (a GlobalTensor dst); L0C -> UB / L1 is not emulated"
-        )
     if len(args) not in (1, 2) or not isinstance(
         args[-1], FixpipeParamsArch3510 | FixpipeParamsV220
     ):
@@ -999,65 +920,77 @@ def _Fixpipe(
             "Fixpipe takes (dst, src, params) or (dst, src, cbufWorkspace, params), the params "
             "a FixpipeParamsArch3510 or a FixpipeParamsV220"
         )
-    s, d, p = _local(src, "src", ("CO1",)), dst.GetPhyAddr(), args[-1]
+    s, d, p = _local(src, "src", ("CO1",)), _fixpipe_dst(dst), args[-1]
     if isinstance(p, FixpipeParamsV220):  # its layout is the config's (C++: CFG_ROW_MAJOR)
         p = p.as_arch3510((config or CFG_ROW_MAJOR).format, d.dtype.size)
     p = _braced(p)
-    _check_config(d.dtype, s.dtype, p, dstT, srcT, config)
+    _check_config(d.dtype, s.dtype, p, dstT, srcT, config, isinstance(d, UbPtr))
     _aligned(s, 64, "src")
-    if p.isChannelSplit and not (
-        p.format is CO2Layout.NZ and s.dtype is d.dtype is float32_t and p.nSize % 8 == 0
-    ):
-        raise AscregError(
-            "channel split takes a float -> float NZ move (CO2Layout::NZ) with nSize a multiple "
-            f"of 8; got {s.dtype.cpp_name} -> {d.dtype.cpp_name}, {p.format.name}, nSize {p.nSize}"
-        )
-    n = operands.in_range(p.nSize, "nSize", 0, 4095)
-    m = operands.in_range(p.mSize, "mSize", 0, 65535)
-    operands.in_range(p.srcStride, "srcStride", 0, 65535)
-    operands.in_range(p.dstStride, "dstStride", 1, 2**32 - 1)
-    count = _matrix_count(p)
-    if not (m and n and count):
+    out = _fix_out(p)
+    if out.channel_split and not isinstance(d, GmPtr):
+        raise AscregError("isChannelSplit applies to L0C -> GM only (the L0C -> L1 page)")
+    check_split(s.dtype, d.dtype, out)
+    flag = _fixpipe_unit_flag(p)
+    if not (out.m and out.n and out.count):
         return
     ctx = current_block()
-    rows, cols = np.arange(m, dtype=np.int64)[:, None], np.arange(n, dtype=np.int64)
-    atomic = _atomic_op(ctx, d.dtype)
+    units = unit_span(s, _fixpipe_extent(out) * s.dtype.size)
+    unit_acquire(ctx, units, flag, write=False)
     with _OnPipe(ctx, PIPE_FIX):  # the vector quantisation words are read on PIPE_FIX
         convert = _converter(s.dtype, d.dtype, p, args[0] if len(args) == 2 else None)
-        for i in range(count):
-            src_at, dst_at = _fixpipe_offsets(p, rows, cols, i, d.dtype.size)
-            values = s.view(int(src_at.max()) + 1, "reads")[src_at]
-            converted = convert(values, cols)
-            span = int(dst_at.max()) + 1
-            _track_gm(ctx, d, span * d.dtype.size, write=True)
-            if atomic is None:
-                d.view(span, "writes")[dst_at] = converted
-                continue
-            with atomic_access():  # combining results in place is what the atomic is for
-                out = d.view(span, "writes")
-                old = out[dst_at]
-                new = np.ascontiguousarray(converted, dtype=old.dtype)
-                merged = combine(atomic, d.dtype, old.view(np.uint8), new.view(np.uint8))
-                out[dst_at] = merged.view(old.dtype).reshape(old.shape)
+    run_fixpipe(d, s, out, convert)
+    unit_release(ctx, units, flag, write=False)
 
 
-def _atomic_op(ctx: BlockContext, dtype: type[Scalar]) -> str | None:
-    """Return the store-atomic operation a Fixpipe to GM applies (``SetAtomicAdd<T>``), or None.
+def _fix_out(p: FixpipeParamsArch3510) -> FixOut:
+    """Check the sizes and strides of *p*; return the move it describes."""
+    n = operands.in_range(p.nSize, "nSize", 0, 4095)
+    m = operands.in_range(p.mSize, "mSize", 0, 65535)
+    src_stride = operands.in_range(p.srcStride, "srcStride", 0, 65535)
+    dst_stride = operands.in_range(p.dstStride, "dstStride", 1, 2**32 - 1)
+    split = bool(p.isChannelSplit)
+    if p.format is CO2Layout.ROW_MAJOR:
+        count = operands.in_range(p.params.ndNum, "Nz2NdParams.ndNum", 0, 65535)
+        return FixOut(n, m, src_stride, dst_stride, "nd", count, p.params.srcNdStride,
+                      p.params.dstNdStride, channel_split=split)  # fmt: skip
+    if p.format is CO2Layout.COLUMN_MAJOR:
+        count = operands.in_range(p.params.dnNum, "Nz2DnParams.dnNum", 0, 65535)
+        return FixOut(n, m, src_stride, dst_stride, "dn", count, p.params.srcNzMatrixStride,
+                      p.params.dstDnMatrixStride, p.params.srcNzC0Stride, split)  # fmt: skip
+    return FixOut(n, m, src_stride, dst_stride, "nz", channel_split=split)
 
-    The mode's element type must be the GM type the Fixpipe writes.
-    """
-    regs = ctx.state.get(SYSREGS_STATE)
-    mode = None if regs is None else regs.atomic
-    if mode is None:
-        return None
-    op, element = mode
-    if element is not dtype:
+
+def _fixpipe_unit_flag(p: FixpipeParamsArch3510) -> int:
+    """Check ``p.unitFlag`` (0, 2 or 3; not with an NZ2DN move of ``srcNzC0Stride`` > 1)."""
+    flag = unit_flag(p.unitFlag, "FixpipeParamsArch3510.unitFlag")
+    if flag and p.format is CO2Layout.COLUMN_MAJOR and p.params.srcNzC0Stride != 1:
         raise AscregError(
-            f"the store-atomic mode is {op} on {element.cpp_name} but the Fixpipe writes "
-            f"{dtype.cpp_name} to GM: set the atomic of the destination type "
-            f"(SetAtomicAdd<{dtype.cpp_name}>)"
+            f"unitFlag {flag} with an NZ2DN move of srcNzC0Stride {p.params.srcNzC0Stride}: the "
+            "Fixpipe page allows the unit flag only with srcNzC0Stride 1"
         )
-    return str(op)
+    return flag
+
+
+def _fixpipe_extent(out: FixOut) -> int:
+    """Return the L0C elements a Fixpipe's reads span from its src (its unit-flag blocks)."""
+    rows, cols = np.arange(out.m, dtype=np.int64)[:, None], np.arange(out.n, dtype=np.int64)
+    return max(int(fix_offsets(out, rows, cols, i, 4)[0].max()) + 1 for i in range(out.count))
+
+
+FIXPIPE_L1 = ("A1", "B1", "C1")
+"""The L1 positions a Fixpipe may write (the "Fixpipe（L0C到L1数据搬运）" page names C1)."""
+
+
+def _fixpipe_dst(dst: Any) -> Pointer[Any]:
+    """Return the pointer of a Fixpipe's *dst*: GM, L1 or UB (those 32-byte aligned)."""
+    if isinstance(dst, GlobalTensor):
+        return dst.GetPhyAddr()
+    if isinstance(dst, LocalTensor) and isinstance(dst.GetPhyAddr(), UbPtr):
+        d: Pointer[Any] = dst.GetPhyAddr()
+    else:
+        d = _local(dst, "dst", FIXPIPE_L1)
+    _aligned(d, C0_BYTES, "dst")
+    return d
 
 
 Fixpipe = function_template(
@@ -1070,6 +1003,52 @@ Fixpipe = function_template(
 )(_Fixpipe)
 
 
+@function_template(Signature(T=(TYPENAME, None), setRelu=(BOOLEAN, False)), name="SetFixPipeConfig")
+def SetFixPipeConfig(*args: Any, T: type[Scalar] | None = None, setRelu: bool = False) -> None:
+    """``SetFixPipeConfig<T[, setRelu]>(preData[, isUnitFlag])`` or ``(reluPre, quantPre[, isUnitFlag])``.
+
+    ascreg models the unit-flag form: *preData* a ``CO1`` tensor and ``isUnitFlag`` true set
+    the unit flag of every L0C block to 0 (``UnitFlag.md``; ``Mmad`` and ``Fixpipe`` with
+    ``unitFlag`` 2 or 3 wait on them). Setting the quantisation tensor from the Fixpipe Buffer
+    (``C2PIPE2GM``) is an :class:`~ascreg.errors.UnsupportedError`: ascreg's ``Fixpipe`` takes
+    its words from ``deqScalar`` or *cbufWorkspace*. ``setRelu`` must be false (the page).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import float32_t, half
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     a = LocalTensor[half](TPosition.A2, 0, 256); b = LocalTensor[half](TPosition.B2, 0, 256)
+    ...     c = LocalTensor[float32_t](TPosition.CO1, 0, 256)
+    ...     p = MmadParams(16, 16, 16); p.unitFlag = 3
+    ...     Mmad(c, a, b, p)  # its L0C blocks' flags are now 1: a unit-flag Mmad would wait
+    ...     SetFixPipeConfig[float32_t](c, True)
+    ...     Mmad(c, a, b, p)
+    """
+    _ascreg_call = "SetFixPipeConfig"
+    if setRelu:
+        raise AscregError("setRelu must be false: the one-tensor form sets the quant tensor only")
+    tensors = [a for a in args if isinstance(a, LocalTensor)]
+    rest = args[len(tensors) :]
+    if len(tensors) not in (1, 2) or len(rest) > 1:
+        raise AscregTypeError(
+            "SetFixPipeConfig takes (preData[, isUnitFlag]) or (reluPre, quantPre[, isUnitFlag])"
+        )
+    is_unit_flag = rest[0] if rest else False
+    if not isinstance(is_unit_flag, bool | np.bool_):
+        raise AscregTypeError(f"isUnitFlag must be a bool, got {is_unit_flag!r:.40}")
+    if len(tensors) == 2 or tensors[0].GetPosition().name != "CO1":
+        raise UnsupportedError(
+            "SetFixPipeConfig with a quantisation tensor in the Fixpipe Buffer: ascreg's Fixpipe "
+            "takes its words from deqScalar or cbufWorkspace (docs/limitations.md)"
+        )
+    _local(tensors[0], "preData", ("CO1",))
+    if is_unit_flag:
+        unit_reset(current_block())
+
+
 def _check_config(
     dst: type[Scalar],
     src: type[Scalar],
@@ -1077,20 +1056,24 @@ def _check_config(
     dstT: type[Scalar] | None,
     srcT: type[Scalar] | None,
     config: FixpipeConfig | None,
+    to_ub: bool = False,
 ) -> None:
-    """Check the template arguments of ``Fixpipe<T, U, config>`` against its operands."""
+    """Check the template arguments of ``Fixpipe<T, U, config>`` against its operands.
+
+    A move to UB needs ``config.isToUB`` (the L0C -> UB page: ``CFG_ROW_MAJOR`` and the other
+    constants may not be used) and no dual destination or other sub-block.
+    """
     for role, held, wanted in (("dst", dst, dstT), ("src", src, srcT)):
         if wanted is not None and held is not wanted:
             raise AscregTypeError(
                 f"{role} holds {held.cpp_name} but the template argument says {wanted.cpp_name}"
             )
+    if to_ub:
+        _check_to_ub(p, config)
     if config is None:
         return
-    if config.isToUB:
-        raise AscregTypeError(
-            "config.isToUB is true (an L0C -> UB move) but dst is a GlobalTensor; ascreg "
-            "emulates Fixpipe to GM only"
-        )
+    if config.isToUB and not to_ub:
+        raise AscregTypeError("config.isToUB is true (an L0C -> UB move) but dst is in GM or L1")
     if p.format is not config.format:
         raise AscregTypeError(
             f"config.format is CO2Layout::{config.format.name}, so the params must be "
@@ -1099,39 +1082,34 @@ def _check_config(
         )
 
 
-QUANT_B8 = {QuantMode_t.QF322B8_PRE: False, QuantMode_t.VQF322B8_PRE: True}
-"""The float -> 8-bit quantising modes ascreg models, and whether each takes a vector of words."""
+def _check_to_ub(p: FixpipeParamsArch3510, config: FixpipeConfig | None) -> None:
+    """Check an L0C -> UB move: ``isToUB`` set, one destination, sub-block 0."""
+    if config is None or not config.isToUB:
+        raise AscregTypeError(
+            "a UB dst needs Fixpipe[T, U, config] with config.isToUB true (the L0C -> UB page: "
+            "e.g. FixpipeConfig(CO2Layout.ROW_MAJOR, True)); got "
+            f"{'no config' if config is None else config}"
+        )
+    for field in ("dualDstCtl", "subBlockId"):
+        if getattr(p, field):
+            raise UnsupportedError(
+                f"{field} {getattr(p, field)!r}: ascreg's Fixpipe to UB writes the dst tensor's "
+                "own UB (as asc_copy_l0c2ub does); a dual destination or another sub-block's UB "
+                "is not emulated (see docs/limitations.md)"
+            )
 
 
 def _converter(src: type[Scalar], dst: type[Scalar], p: FixpipeParamsArch3510, work: Any) -> Any:
     """Return ``convert(values, cols)`` of the Fixpipe's ``quantPre`` (checked against dst)."""
-    mode = p.quantPre
-    if mode in QUANT_B8 and src is float32_t and dst in (int8_t, uint8_t):
+    mode = p.quantPre.name
+    if is_b8(src, dst, mode):
         if QUANT_B8[mode] != (work is not None):
-            raise AscregTypeError(f"quantPre {mode.name} takes cbufWorkspace only in vector mode")
+            raise AscregTypeError(f"quantPre {mode} takes cbufWorkspace only in vector mode")
         words = _quant_words(work, p) if work is not None else np.array([p.deqScalar], np.uint64)
-        signed = core.deq_fields(words)[4]
-        if not (signed == (dst is int8_t)).all():
-            raise AscregError(f"bit 46 of the quantisation words must say {dst.cpp_name}")
-        per_column = words.size > 1
-        return lambda values, cols: core.quantize_b8(
-            values, words[cols] if per_column else words, p.reluEn, dst is int8_t
-        )
+        return b8_converter(words, p.reluEn, dst)
     if work is not None:
-        raise AscregTypeError(f"quantPre {mode.name} takes no cbufWorkspace")
-    target = FIXPIPE_CASTS.get((src, mode))
-    if target is None:
-        raise UnsupportedError(
-            f"quantPre {mode.name} from {src.cpp_name} to {dst.cpp_name}: ascreg models "
-            "NoQuant, F322F16, F322BF16, QF322B8_PRE and VQF322B8_PRE (docs/limitations.md)"
-        )
-    if target is not dst:
-        raise AscregTypeError(
-            f"quantPre {mode.name} from {src.cpp_name} writes {target.cpp_name}, "
-            f"but dst holds {dst.cpp_name}"
-        )
-    cast_to = dst.np_dtype if dst is not src else None
-    return lambda values, cols: core.fixpipe_convert(values, cast_to, p.reluEn)
+        raise AscregTypeError(f"quantPre {mode} takes no cbufWorkspace")
+    return cast_converter(src, dst, mode, p.reluEn)
 
 
 def _quant_words(work: Any, p: FixpipeParamsArch3510) -> Any:
@@ -1151,36 +1129,6 @@ def _braced(p: FixpipeParamsArch3510) -> FixpipeParamsArch3510:
             raise AscregTypeError("a CO2Layout::NZ move takes no transform params")
         p.params = kind(*p.params)
     return p
-
-
-def _matrix_count(p: FixpipeParamsArch3510) -> int:
-    """Return the number of matrices one Fixpipe moves (``ndNum`` / ``dnNum``; NZ: one)."""
-    if p.format is CO2Layout.ROW_MAJOR:
-        return operands.in_range(p.params.ndNum, "Nz2NdParams.ndNum", 0, 65535)
-    if p.format is CO2Layout.COLUMN_MAJOR:
-        return operands.in_range(p.params.dnNum, "Nz2DnParams.dnNum", 0, 65535)
-    return 1
-
-
-def _fixpipe_offsets(
-    p: FixpipeParamsArch3510, rows: Any, cols: Any, i: int, size: int
-) -> tuple[Any, Any]:
-    """Return the L0C and GM element offsets of matrix *i*'s ``(row, column)`` elements."""
-    row_step, base = ROWS, 0
-    if p.format is CO2Layout.ROW_MAJOR:
-        base = i * p.params.srcNdStride * ROWS
-        dst = i * p.params.dstNdStride + rows * p.dstStride + cols
-    elif p.format is CO2Layout.COLUMN_MAJOR:
-        if not p.params.srcNzC0Stride:
-            raise AscregError("Nz2DnParams.srcNzC0Stride must not be 0 for an NZ2DN move")
-        base = i * p.params.srcNzMatrixStride * ROWS
-        row_step = p.params.srcNzC0Stride * ROWS
-        dst = i * p.params.dstDnMatrixStride + cols * p.dstStride + rows
-    else:  # NZ: 16-element fractal rows (8 split, 32 for a merged 8-bit result)
-        c0 = 8 if p.isChannelSplit else max(ROWS, C0_BYTES // size)
-        dst = (cols // c0) * p.dstStride + rows * c0 + cols % c0
-    src = base + (cols // ROWS) * p.srcStride * ROWS + rows * row_step + cols % ROWS
-    return src, dst
 
 
 __all__ = [
@@ -1204,4 +1152,5 @@ __all__ = [
     "Nz2DnParams",
     "Nz2NdParams",
     "QuantMode_t",
+    "SetFixPipeConfig",
 ]

@@ -6,9 +6,13 @@ column) and moves an ``mExtension x kExtension`` window of it to L0A on ``PIPE_M
 feature-map and padding descriptions are registers: the load sets them from its params unless
 ``IsResetLoad3dConfig`` says otherwise, when ``SetFmatrix`` and ``SetLoadDataPaddingValue``
 (or an earlier load) set them; ``SetLoadDataRepeat`` sets the repeat and the ``dstStride`` of
-the destination. What the page defines only by figures (the transposing and L0B forms, repeats)
-raises :class:`~ascreg.errors.UnsupportedError`, as does the MX load (``LoadData2DMxParams``);
-docs/limitations.md lists them.
+the destination. The L1 -> L0B load (always) and an ``enTranspose`` load into L0A write the
+window's transpose (the page: the whole matrix transposed), the layouts ``Mmad`` reads;
+``LoadDataWithStride`` is the same load (its ``dstStride`` set by
+``SetLoadDataRepeatWithStride``, the same register). What the page defines only by figures
+(repeats, windows ending inside a fractal) raises :class:`~ascreg.errors.UnsupportedError`;
+docs/limitations.md lists them. The MX load (``LoadData2DMxParams``) is
+:mod:`ascreg._frontend.cube_mx`'s.
 
 Examples
 --------
@@ -51,7 +55,7 @@ from ascreg._dtypes import (
     uint32_t,
 )
 from ascreg._frontend import operands
-from ascreg._frontend.cube import ROWS
+from ascreg._frontend.cube import ROWS, Load3dRepeat, PadBits, load3d_registers
 from ascreg.basic._cube import (
     _aligned,
     _fields,
@@ -59,6 +63,7 @@ from ascreg.basic._cube import (
     _local,
     _OnPipe,
 )
+from ascreg.basic._cube_mx import load_data_mx
 from ascreg.basic._template import (
     TYPENAME,
     ClassTemplate,
@@ -68,14 +73,13 @@ from ascreg.basic._template import (
 )
 from ascreg.basic._tensor import LocalTensor
 from ascreg.errors import AscregError, AscregTypeError, UnsupportedError
-from ascreg.machine.block import BlockContext, current_block
+from ascreg.machine.block import current_block
 from ascreg.machine.constants import PAD_SIZE
 from ascreg.machine.cube import C0_BYTES, FRACTAL_BYTES
 from ascreg.machine.sync import PIPE_MTE1
 
 LOAD3D_PAGE = "LoadData_3D.md"
 """The asc-devkit page of the img2col load (basic API, matrix compute, moves in)."""
-MX_PAGE = "LoadData_2D_MX.md"
 """The asc-devkit page of the MX load."""
 
 
@@ -126,6 +130,26 @@ class LoadDataRepeatParam:
     --------
     >>> LoadDataRepeatParam(0, 1, 0, 3).dstStride
     3
+    """
+
+    repeatStride: int = 0
+    repeatTime: int = 1
+    repeatMode: int = 0
+    dstStride: int = 0
+
+
+@attrs.define
+class LoadDataRepeatParamWithStride:
+    """``AscendC::LoadDataRepeatParamWithStride`` (dav-3510): the repeat of ``LoadDataWithStride``.
+
+    The fields of :class:`LoadDataRepeatParam`, in the same order: ``repeatStride``,
+    ``repeatTime``, ``repeatMode`` and ``dstStride`` (the destination's K column blocks, in
+    512-byte fractals, apart); both set the same register.
+
+    Examples
+    --------
+    >>> LoadDataRepeatParamWithStride(1, 1, 0, 5).dstStride
+    5
     """
 
     repeatStride: int = 0
@@ -246,43 +270,6 @@ RAW_PAD = (hifloat8_t, fp8_e5m2_t, fp8_e4m3fn_t)
 # -- the registers -----------------------------------------------------------------------------
 
 
-@attrs.define
-class Load3dRegisters:
-    """The img2col load's registers of one block: feature map, pad value and repeat.
-
-    Examples
-    --------
-    >>> Load3dRegisters().repeat
-    LoadDataRepeatParam(repeatStride=0, repeatTime=1, repeatMode=0, dstStride=0)
-    """
-
-    fmatrix: tuple[int, int, tuple[int, ...]] | None = None
-    pad: Any = None
-    repeat: LoadDataRepeatParam = attrs.field(factory=LoadDataRepeatParam)
-
-
-LOAD3D_STATE = "load3d"
-"""The key of a block's :class:`Load3dRegisters` in ``BlockContext.state``."""
-
-
-def load3d_registers(ctx: BlockContext | None = None) -> Load3dRegisters:
-    """Return the img2col registers of *ctx* (default: the running block), made on first use.
-
-    Examples
-    --------
-    >>> from ascreg.machine.block import BlockContext, block
-    >>> with block(BlockContext()):
-    ...     load3d_registers().fmatrix is None
-    True
-    """
-    ctx = current_block() if ctx is None else ctx
-    found = ctx.state.get(LOAD3D_STATE)
-    if found is None:
-        found = ctx.state[LOAD3D_STATE] = Load3dRegisters()
-    assert isinstance(found, Load3dRegisters)
-    return found
-
-
 def _pad_list(pad_list: Any, role: str) -> tuple[int, ...]:
     values = tuple(pad_list)
     if len(values) != PAD_SIZE:
@@ -344,13 +331,43 @@ def SetLoadDataRepeat(repeatParams: LoadDataRepeatParam) -> None:
     >>> from ascreg.machine.block import BlockContext, block
     >>> with block(BlockContext()):
     ...     SetLoadDataRepeat(LoadDataRepeatParam(0, 1, 0, 4))
-    ...     load3d_registers().repeat.dstStride
+    ...     load3d_registers().repeat.dst_stride
     4
     """
     _ascreg_call = "SetLoadDataRepeat"
     if not isinstance(repeatParams, LoadDataRepeatParam):
         raise AscregTypeError(f"repeatParams must be LoadDataRepeatParam, got {repeatParams!r}")
-    load3d_registers().repeat = LoadDataRepeatParam(**_fields(repeatParams, REPEAT_LIMITS))
+    _set_repeat(repeatParams)
+
+
+def _set_repeat(params: LoadDataRepeatParam | LoadDataRepeatParamWithStride) -> None:
+    """Check *params* and write them to the img2col load's repeat register."""
+    f = _fields(params, REPEAT_LIMITS)
+    load3d_registers().repeat = Load3dRepeat(
+        f["repeatStride"], f["repeatTime"], f["repeatMode"], f["dstStride"]
+    )
+
+
+def SetLoadDataRepeatWithStride(repeatParams: LoadDataRepeatParamWithStride) -> None:
+    """``SetLoadDataRepeatWithStride(LoadDataRepeatParamWithStride)``: the repeat register.
+
+    Sets the register ``SetLoadDataRepeat`` sets (the header writes both to one register):
+    the repeat of the img2col loads and the ``dstStride`` ``LoadDataWithStride`` requires.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     SetLoadDataRepeatWithStride(LoadDataRepeatParamWithStride(1, 1, 0, 5))
+    ...     load3d_registers().repeat.dst_stride
+    5
+    """
+    _ascreg_call = "SetLoadDataRepeatWithStride"
+    if not isinstance(repeatParams, LoadDataRepeatParamWithStride):
+        raise AscregTypeError(
+            f"repeatParams must be LoadDataRepeatParamWithStride, got {repeatParams!r:.60}"
+        )
+    _set_repeat(repeatParams)
 
 
 # -- the img2col load --------------------------------------------------------------------------
@@ -432,11 +449,11 @@ def _load3d(dst: Any, src: Any, p: LoadData3DParamsV2, config: IsResetLoad3dConf
     kernel = (f["filterH"] + 256 * bool(p.filterSizeH), f["filterW"] + 256 * bool(p.filterSizeW))
     if not (height and width and f["channelSize"] and f["kExtension"] and f["mExtension"]):
         return
-    if 0 in kernel or not repeat.repeatTime:
+    if 0 in kernel or not repeat.time:
         return
-    if repeat.repeatTime > 1:
+    if repeat.time > 1:
         raise UnsupportedError(
-            f"repeatTime {repeat.repeatTime}: where the repeats of an img2col load land is "
+            f"repeatTime {repeat.time}: where the repeats of an img2col load land is "
             f"defined by figures only ({LOAD3D_PAGE}, Repeat Mode); ascreg models repeatTime 1"
         )
     c0 = C0_BYTES // dtype.size
@@ -451,10 +468,23 @@ def _load3d(dst: Any, src: Any, p: LoadData3DParamsV2, config: IsResetLoad3dConf
         (f["dilationFilterH"], f["dilationFilterW"]),
     )
     rows, cols = _window(f, g)
+    if _transposing(d, p) and rows.size % c0:
+        raise UnsupportedError(
+            f"mExtension {rows.size}: a transposing load writes the window's {rows.size} rows as "
+            f"columns, which end inside a {c0}-column fractal; the page leaves the rest of it "
+            f"open ({LOAD3D_PAGE})"
+        )
     with _OnPipe(current_block(), PIPE_MTE1):
         fmap = s.view(g.c1 * height * width * c0, "reads").reshape(g.c1, height, width, c0)
         values = img2col_window(fmap, g, pad, rows[:, None], cols[None, :])
-        _write_nz(d, values, c0, repeat.dstStride)
+        if _transposing(d, p):  # the window's transpose, its rows (pixels) in column blocks
+            values = values.T
+        _write_nz(d, values, c0, repeat.dst_stride)
+
+
+def _transposing(d: Any, p: LoadData3DParamsV2) -> bool:
+    """Whether the load writes the window's transpose: into L0B always, into L0A by enTranspose."""
+    return d.space == "__cb__" or bool(p.enTranspose)
 
 
 def _checked_types(dst: type[Scalar], src: type[Scalar], p: LoadData3DParamsV2) -> type[Scalar]:
@@ -475,11 +505,10 @@ def _unmodelled(d: Any, p: LoadData3DParamsV2) -> None:
         raise AscregError("fMatrixCtrl must be false (the only value the Ascend 950 supports)")
     if p.enSmallK:
         raise AscregError("enSmallK must be false (the page: no longer supported)")
-    if d.space == "__cb__" or p.enTranspose:
-        where = "an L1 -> L0B load (always transposing)" if d.space == "__cb__" else "enTranspose"
-        raise UnsupportedError(
-            f"{where}: the page defines the transposed layouts by figures only ({LOAD3D_PAGE}); "
-            "ascreg models the non-transposing L1 -> L0A load"
+    if d.space == "__cb__" and d.dtype.size == 1:
+        legal = ", ".join(t.cpp_name for t in LOAD3D_TYPES if t.size > 1)
+        raise AscregTypeError(
+            f"an img2col load to L0B (B2) takes {legal}; got {d.dtype.cpp_name} ({LOAD3D_PAGE})"
         )
 
 
@@ -493,7 +522,13 @@ def _register(value: Any, what: str, setter: str) -> Any:
 
 
 def _pad_value(value: Any, dtype: type[Scalar]) -> Any:
-    """Convert a pad value to *dtype* (the raw byte for the fp8 and hifloat8 types)."""
+    """Convert a pad value to *dtype* (the raw byte for the fp8 and hifloat8 types).
+
+    A :class:`~ascreg._frontend.cube.PadBits` (set by the C API's ``asc_set_l13d_padding``) is
+    the register's code: its low byte for 8-bit types, its low 16 bits for 16-bit types.
+    """
+    if isinstance(value, PadBits):
+        return value.element(dtype)
     if dtype in RAW_PAD:
         code = operands.in_range(value, "padValue (a raw byte for this T)", 0, 255)
         return np.asarray(code, np.uint8).view(dtype.np_dtype)[()]
@@ -573,7 +608,7 @@ class LoadData2DMxParams:
 
     ``xStep`` fractals along M from ``xStartPosition`` and ``yStep`` 32-byte units along K from
     ``yStartPosition``; ``srcStride`` / ``dstStride`` are the distances of consecutive fractals
-    in 32-byte units. The MX load itself is not modelled (:func:`LoadData` raises).
+    in 32-byte units (the MX ``LoadData``; :mod:`ascreg._frontend.cube_mx`).
 
     Examples
     --------
@@ -604,9 +639,10 @@ def _LoadData(
     :func:`ascreg.basic._cube._LoadData2D`) or ``LoadData3DParamsV2<T>`` (the img2col load:
     the window of the expanded feature map, see :class:`LoadData3DParamsV2`, lands NZ in L0A,
     its 16 x C0 fractals in column blocks ``dstStride`` fractals apart, ``dstStride`` from
-    ``SetLoadDataRepeat``). *defaultConfig* (``IsResetLoad3dConfig``) says whether the img2col
+    ``SetLoadDataRepeat``; into L0B its transpose lands so, see :func:`LoadDataWithStride`). *defaultConfig* (``IsResetLoad3dConfig``) says whether the img2col
     load sets its feature-map and pad registers. ``LoadData(dst, src, srcMx, params,
-    LoadData2DMxParams)``, the MX load, raises :class:`~ascreg.errors.UnsupportedError`.
+    LoadData2DMxParams)`` is the MX load (:mod:`ascreg._frontend.cube_mx`): the
+    matrix as the 2D V2 load, its scales to the L0A_MX / L0B_MX buffer.
 
     Examples
     --------
@@ -629,10 +665,8 @@ def _LoadData(
     """
     _ascreg_call = "LoadData"
     if len(args) == 3 and isinstance(args[2], LoadData2DMxParams):
-        raise UnsupportedError(
-            f"the MX LoadData (with LoadData2DMxParams) is not modelled: it fills the L0A_MX / "
-            f"L0B_MX scale buffers, which ascreg does not emulate ({MX_PAGE}; docs/limitations.md)"
-        )
+        load_data_mx(dst, src, *args)
+        return
     if len(args) != 1:
         raise AscregTypeError(
             "LoadData takes (dst, src, params) or (dst, src, srcMx, LoadData2DParamsV2, "
@@ -656,6 +690,58 @@ LoadData = function_template(
 )(_LoadData)
 
 
+def _LoadDataWithStride(
+    dst: LocalTensor[Any],
+    src: LocalTensor[Any],
+    loadDataParams: Any,
+    *,
+    defaultConfig: IsResetLoad3dConfig | None = None,
+) -> None:
+    """``LoadDataWithStride<T[, defaultConfig]>(dst, src, LoadData3DParamsV2<T>)`` (dav-3510).
+
+    The img2col load of :func:`LoadData` with ``LoadData3DParamsV2`` (the LoadDataWithStride
+    page: the same function, its destination's K column blocks ``dstStride`` fractals apart,
+    ``dstStride`` from ``SetLoadDataRepeatWithStride``), from L1 (A1 / B1) to L0A (NZ) or L0B.
+    The L1 -> L0B load always transposes, an L0A load with ``enTranspose``: it writes the
+    window's transpose (a row per column of the window, a column per output pixel) NZ,
+    16-row by C0-column fractals, which is the A / B layout ``Mmad`` reads (ascreg's reading
+    of the page's "the whole matrix transposed"; for L0B the same as the load_data_l12l0
+    example's ``load3d.py`` model).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import half
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):  # B (K = 16 positions x N = 16 channels) NZ in L1
+    ...     b1 = LocalTensor[half](TPosition.B1, 0, 256); b1.GetPhyAddr().write(np.arange(256))
+    ...     b2 = LocalTensor[half](TPosition.B2, 0, 256)
+    ...     SetLoadDataRepeatWithStride(LoadDataRepeatParamWithStride(0, 1, 0, 1))
+    ...     p = LoadData3DParamsV2[half](l1H=16, l1W=1, channelSize=16, kExtension=16, mExtension=16)
+    ...     PipeBarrier[PIPE_ALL]()
+    ...     LoadDataWithStride(b2, b1, p)
+    ...     PipeBarrier[PIPE_ALL]()
+    ...     b2.GetPhyAddr().read(3).tolist()  # row 0 of the transpose: channel 0 of each pixel
+    [0.0, 16.0, 32.0]
+    """
+    _ascreg_call = "LoadDataWithStride"
+    if not isinstance(loadDataParams, LoadData3DParamsV2):
+        raise AscregTypeError(
+            f"loadDataParams must be LoadData3DParamsV2, got {type(loadDataParams).__name__}"
+        )
+    _load3d(dst, src, loadDataParams, defaultConfig or IS_RESER_LOAD3D_DEFAULT_CONFIG)
+
+
+LoadDataWithStride = function_template(
+    Signature(
+        T=(TYPENAME, None),
+        defaultConfig=(instance_of(IsResetLoad3dConfig), IS_RESER_LOAD3D_DEFAULT_CONFIG),
+    ),
+    name="LoadDataWithStride",
+)(_LoadDataWithStride)
+
+
 __all__ = [
     "IS_RESER_LOAD3D_DEFAULT_CONFIG",
     "FmatrixMode",
@@ -664,7 +750,10 @@ __all__ = [
     "LoadData2DMxParams",
     "LoadData3DParamsV2",
     "LoadDataRepeatParam",
+    "LoadDataRepeatParamWithStride",
+    "LoadDataWithStride",
     "SetFmatrix",
     "SetLoadDataPaddingValue",
     "SetLoadDataRepeat",
+    "SetLoadDataRepeatWithStride",
 ]

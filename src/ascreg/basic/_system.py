@@ -10,7 +10,9 @@ bytes) and the user part. ``SetAtomicAdd<T>`` / ``SetAtomicMax<T>`` / ``SetAtomi
 
 from __future__ import annotations
 
+import contextlib
 import enum
+from collections.abc import Iterator
 from typing import Any
 
 import attrs
@@ -32,8 +34,9 @@ from ascreg.basic._tensor import GlobalTensor, LocalTensor
 from ascreg.errors import AscregError, AscregTypeError, SyncError, UnsupportedError
 from ascreg.machine.block import BlockContext, current_block
 from ascreg.machine.coop import Barrier, BlockRunner
-from ascreg.machine.crosscore import RUNNER_STATE, core_of, cross_set, cross_wait
+from ascreg.machine.crosscore import RUNNER_STATE, core_of, cross_set, cross_wait, running_kind
 from ascreg.machine.memory import GmPtr
+from ascreg.machine.mixsync import hard_sync_all
 from ascreg.machine.ref import Ref
 from ascreg.machine.spr import MASK_SPR_INIT, write_mask_spr
 from ascreg.machine.sync import PIPE_ALL, PIPE_MTE2, PIPE_MTE3, Pipe
@@ -298,7 +301,11 @@ def SyncAll(
     Every participating block must reach each ``SyncAll`` (one in a branch some blocks skip
     hangs the chip: a :class:`~ascreg.errors.SyncError` here), and the launch may have at most
     :data:`AIV_CORE_NUM` blocks. ``SyncAll[False]()`` (cube and vector cores) hangs a
-    vector-only kernel, as every ascreg kernel is: an error.
+    ``__vector__`` kernel: an error. In a ``__mix__`` kernel the hard form runs the dav-3510
+    header's cross-core flag sequence (:mod:`ascreg.machine.mixsync`): ``SyncAll()`` joins the
+    AIVs only (an AIC passes through), ``SyncAll[False]()`` every AIC and AIV of a
+    ``__mix__(1, 1)`` / ``__mix__(1, 2)`` kernel; the software form returns at once on an AIC
+    and joins the AIVs.
 
     Examples
     --------
@@ -316,26 +323,46 @@ def SyncAll(
     >>> x, out = GlobalMemory().alloc(int32_t, 4), GlobalMemory().alloc(int32_t, 1)
     >>> total[4, 0](x, out); out.read(1).item()
     10
+
+    A cube core's result read by its vector cores after ``SyncAll<false>``:
+
+    >>> from ascreg.basic import ASCEND_IS_AIC, ASCEND_IS_AIV, GetSubBlockIdx
+    >>> from ascreg.machine.kernel import __mix__
+    >>> @__global__
+    ... @__mix__(1, 2)
+    ... def mixed(out: GmPtr[int32_t]) -> None:
+    ...     if ASCEND_IS_AIC:
+    ...         out.write([7])
+    ...     SyncAll[False]()
+    ...     if ASCEND_IS_AIV:
+    ...         (out + 1 + GetSubBlockIdx()).write([out.read(1)[0] + GetSubBlockIdx()])
+    >>> out = GlobalMemory().alloc(int32_t, 3); mixed[1, 0](out); out.read(3).tolist()
+    [7, 7, 8]
     """
     _ascreg_call = "SyncAll"
     ctx = current_block()
-    if core_of(ctx) is not None:
-        raise UnsupportedError(
-            "SyncAll in a __mix__ kernel is not modelled (it synchronises the AIVs or, with "
-            "isAIVOnly false, every core through flags 11 to 14): use CrossCoreSetFlag<0> and "
-            "CrossCoreWaitFlag"
-        )
-    if not isAIVOnly:
+    core = core_of(ctx)
+    if core is None and running_kind(ctx) == "AIC":  # a __cube__ kernel: its blocks are AICs
+        if isAIVOnly:
+            return  # the header: SyncAll<true> runs on the AIVs only
         raise SyncError(
-            "SyncAll<false> synchronises the cube cores as well, which a vector-only kernel "
-            "(every ascreg kernel) does not have: it hangs (use SyncAll() or SyncAll<true>())"
+            "SyncAll<false> makes each AIC wait for its AIVs, which a __cube__ kernel does not "
+            "start: it hangs (declare the kernel __mix__(1, 1) / __mix__(1, 2))"
+        )
+    if core is None and not isAIVOnly:
+        raise SyncError(
+            "SyncAll<false> synchronises the cube cores as well, which a __vector__ kernel "
+            "does not have: it hangs (use SyncAll() or SyncAll<true>(), or declare the kernel "
+            "__mix__(1, 1) / __mix__(1, 2))"
         )
     if gmWorkspace is None and ubWorkspace is None:
-        _hard_sync(ctx, config)
+        _hard_sync(ctx, config, isAIVOnly)
         return
     if gmWorkspace is None or ubWorkspace is None:
         raise AscregTypeError("the software SyncAll takes both gmWorkspace and ubWorkspace")
-    _soft_sync(ctx, gmWorkspace, ubWorkspace, usedCores)
+    if core is not None and core.kind == "AIC":
+        return  # the header: the software form returns at once on a cube core
+    _soft_sync(ctx, gmWorkspace, ubWorkspace, usedCores, isAIVOnly)
 
 
 def _runner(ctx: BlockContext) -> BlockRunner | None:
@@ -359,43 +386,102 @@ def _arrive(ctx: BlockContext, barrier: Barrier) -> None:
         runner.sync_all(ctx, barrier)
 
 
-def _hard_sync(ctx: BlockContext, config: SyncAllConfig) -> None:
+def _hard_sync(ctx: BlockContext, config: SyncAllConfig, aiv_only: bool) -> None:
+    core = core_of(ctx)
+    if not aiv_only:  # every core of a Mix kernel: PipeBarrier<PIPE_ALL>, then the flags
+        ctx.tracker.barrier()
+        hard_sync_all(ctx, False, PIPE_ALL, PIPE_ALL, "SyncAll<false>")
+        return
     for role, pipe in (("triggerPipe", config.triggerPipe), ("waitPipe", config.waitPipe)):
         if pipe not in _SYNC_PIPES:
             raise AscregTypeError(
                 f"SyncAllConfig.{role} {pipe!r} is not PIPE_MTE2, PIPE_MTE3 or PIPE_ALL"
             )
+    if core is not None and core.kind == "AIC":
+        return  # SyncAll<true> joins the vector cores only: an AIC passes through
     if config.triggerPipe is PIPE_ALL:
         ctx.tracker.barrier()
     else:
         ctx.tracker.pipe_barrier(config.triggerPipe)
+    if core is not None:
+        hard_sync_all(ctx, True, config.triggerPipe, config.waitPipe, "SyncAll()")
+        return
     _arrive(ctx, Barrier("SyncAll()", range(ctx.block_num)))
 
 
+def _soft_place(ctx: BlockContext, aiv_only: bool) -> tuple[int, int, Any]:
+    """Return (cores synchronised by default, this core's flag slot, their runner places).
+
+    In a mixed launch the header counts ``GetBlockNum()`` vector cores by the raw block index
+    for isAIVOnly true, and ``GetTaskRation() * GetBlockNum()`` by ``GetBlockIdx()`` for false.
+    """
+    core = core_of(ctx)
+    if core is None:
+        return ctx.block_num, ctx.block_idx, None
+    runner = ctx.shared.get(RUNNER_STATE)
+    cores = runner.cores if isinstance(runner, BlockRunner) and runner.cores else [core]
+    if aiv_only and core.subs > 1:
+        raise UnsupportedError(
+            "the software SyncAll<true> in a __mix__(1, 2) kernel indexes its flags by the raw "
+            "block index of an AIV, which the SyncAll page (pure Vector kernels only) leaves "
+            "undefined for two AIVs per AI Core: pass isAIVOnly false, or use __mix__(0, 1)"
+        )
+    count = ctx.block_num * (1 if aiv_only else core.subs)
+    return count, core.logical, [c for c in cores if c.kind == "AIV"]
+
+
 def _soft_sync(
-    ctx: BlockContext, gm: GlobalTensor[Any], ub: LocalTensor[Any], usedCores: int
+    ctx: BlockContext, gm: GlobalTensor[Any], ub: LocalTensor[Any], usedCores: int, aiv_only: bool
 ) -> None:
     if isinstance(usedCores, bool) or not isinstance(usedCores, int):
         raise AscregTypeError(f"usedCores must be an integer, got {usedCores!r:.40}")
-    if not 0 <= usedCores <= ctx.block_num:
-        raise AscregError(f"usedCores {usedCores} is outside [0, GetBlockNum() = {ctx.block_num}]")
-    total = usedCores or ctx.block_num
+    count, place, aivs = _soft_place(ctx, aiv_only)
+    if not 0 <= usedCores <= count:
+        bound = "GetBlockNum()" if aiv_only else "GetBlockNum() * GetTaskRatio()"
+        raise AscregError(f"usedCores {usedCores} is outside [0, {bound} = {count}]")
+    total = usedCores or count
     slots = ONE_BLK_SIZE // int32_t.size
     for role, tensor, kind in (("gmWorkspace", gm, GlobalTensor), ("ubWorkspace", ub, LocalTensor)):
         if not isinstance(tensor, kind) or tensor._dtype() is not int32_t:
             raise AscregTypeError(f"{role} must be a {kind.__name__}<int32_t>, got {tensor!r:.60}")
         size = tensor.GetSize()
-        if size and size < ctx.block_num * slots:
+        if size and size < count * slots:
             raise AscregError(
-                f"{role} holds {size} int32_t but SyncAll needs GetBlockNum() * 32 bytes = "
-                f"{ctx.block_num * slots} int32_t"
+                f"{role} holds {size} int32_t but SyncAll needs {count} cores * 32 bytes = "
+                f"{count * slots} int32_t"
             )
     ctx.tracker.barrier()
-    flag = gm.GetPhyAddr(ctx.block_idx * slots)
-    flag.write([int(flag.read(1)[0]) + 1])
-    _arrive(ctx, Barrier(f"SyncAll(gmWorkspace, ubWorkspace, {usedCores})", range(total)))
-    ub.GetPhyAddr().write(gm.GetPhyAddr().read(total * slots))
+    flag = gm.GetPhyAddr(place * slots)
+    with _polled(ctx):
+        flag.write([int(flag.read(1)[0]) + 1])
+    form = f"SyncAll(gmWorkspace, ubWorkspace, {usedCores})"
+    if aivs is None:
+        participants: Any = range(total)
+    else:
+        participants = tuple(c.member for c in aivs if c.logical < total)
+    _arrive(ctx, Barrier(form, participants))
+    with _polled(ctx):
+        ub.GetPhyAddr().write(gm.GetPhyAddr().read(total * slots))
     ctx.tracker.barrier()
+
+
+@contextlib.contextmanager
+def _polled(ctx: BlockContext) -> Iterator[None]:
+    """Exempt the software SyncAll's own flag traffic from a mixed launch's race check.
+
+    The header polls the flags while later cores may already count up for the next SyncAll
+    (it compares with ``>=``): those unordered accesses are the algorithm, not a kernel bug.
+    """
+    runner = ctx.shared.get(RUNNER_STATE)
+    races = runner.races if isinstance(runner, BlockRunner) else None
+    if races is None or races.flags is None:
+        yield
+        return
+    races.paused = True
+    try:
+        yield
+    finally:
+        races.paused = False
 
 
 # -- the workspace -------------------------------------------------------------------------------

@@ -17,6 +17,15 @@ the cube core of one AI Core: in a ``__mix__(1, 2)`` launch they are the mode-4 
 the other side arrives. In a vector-only launch no cube core runs, so an intra wait reports the
 hang it would be.
 
+In a ``__mix__`` launch the arrives are the dav-3510 headers' ``ffts_cross_core_sync`` modes
+(:mod:`ascreg.machine.mixsync`): ``inter`` mode 0 (every core of the arriving kind, once all
+have arrived), ``subblock`` mode 1 (the AIVs of the AI Core), ``block`` mode 2 (AIC to its AIVs,
+AIVs to their AIC), and each wait is ``wait_flag_dev`` on the running core's counter of modes
+0..2 (the one ``CrossCoreWaitFlag`` uses): a wait parks the core, and a wait no core can
+satisfy is the hang report naming every waiting core. ``block`` / ``subblock`` in a
+``__mix__(0, 1)`` / ``(1, 0)`` launch (one kind of core, as the block page's pure-Vector
+setting) keep the per-block counters above.
+
 **Per-pipe barriers.** ``asc_sync_mte2(id)`` / ``asc_sync_mte3(id)`` set and wait the flags from
 that copy pipe to the other copy pipe and to ``PIPE_V`` with event ``id``, then barrier the
 pipe; ``asc_sync_vec()`` is ``pipe_barrier(PIPE_ALL)``.
@@ -55,7 +64,8 @@ from ascreg._frontend.template import define
 from ascreg._spec.c_api import STORE_ATOMIC_TYPES, STORE_ATOMIC_V2_OPS, STORE_ATOMIC_V2_TYPES
 from ascreg.errors import SyncError, UnsupportedError
 from ascreg.machine.block import BlockContext, current_block
-from ascreg.machine.crosscore import core_of, cross_set, cross_wait
+from ascreg.machine.crosscore import core_of, cross_set, cross_wait, flags_of, ratio_of
+from ascreg.machine.mixsync import c_api_signal
 from ascreg.machine.sync import EVENT_COUNT, Pipe
 from ascreg.machine.sysregs import FLAG_IDS, core_sync_counters, system_registers
 
@@ -136,12 +146,33 @@ def _signal(op: Any, pipe: Any, flag: Any, *, arrive: bool) -> None:
         counters.wait(ctx, op.counter, number, single)
 
 
+def _mixed(op: Any, pipe: Any, flag: Any, step: str) -> bool:
+    """Run *op* on the flags of a mixed launch (:mod:`ascreg.machine.mixsync`); False if none.
+
+    ``inter`` in any ``__mix__`` launch; ``block`` / ``subblock`` where the AI Core has both
+    kinds of core (in ``__mix__(0, 1)`` / ``(1, 0)`` they keep the per-block counters).
+    """
+    ctx = current_block()
+    core = core_of(ctx)
+    if core is None or (op.kind != "inter" and ratio_of(flags_of(ctx, op.name)[1]) not in _BOTH):
+        return False
+    number = operands.in_range(flag, op.flag, 0, FLAG_IDS - 1)
+    c_api_signal(op.kind, step, _single_pipe(pipe), number, op.name)
+    return True
+
+
+_BOTH = ((1, 1), (1, 2))
+"""The ``__mix__`` ratios whose AI Cores have an AIC and AIVs."""
+
+
 def _arrive(op: Any, pipe: Any, flag_id: Any) -> None:
-    _signal(op, pipe, flag_id, arrive=True)
+    if not _mixed(op, pipe, flag_id, "arrive"):
+        _signal(op, pipe, flag_id, arrive=True)
 
 
 def _wait(op: Any, pipe: Any, flag_id: Any) -> None:
-    _signal(op, pipe, flag_id, arrive=False)
+    if not _mixed(op, pipe, flag_id, "wait"):
+        _signal(op, pipe, flag_id, arrive=False)
 
 
 def _intra_arrive(op: Any, pipe: Any, sync_id: Any) -> None:

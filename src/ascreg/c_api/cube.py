@@ -198,6 +198,14 @@ def _mmad(op: Any, *args: Any) -> None:
             "cube_compute/asc_mmad.md leaves the offset's effect undefined (see "
             "docs/limitations.md)"
         )
+    c, a, b, run = mmad_operands(args, "asc_mmad.md")
+    run_mmad(c, a, b, None, run)
+    if op.sync:
+        current_block().tracker.barrier()
+
+
+def mmad_operands(args: tuple[Any, ...], page: str) -> tuple[Any, Any, Any, MmadRun]:
+    """Check the ten arguments of ``asc_mmad`` / ``asc_mmad_mx``; return C, A, B and the run."""
     if len(args) != MMAD_ARGS:
         raise AscregTypeError(
             "takes (c_matrix, a_matrix, b_matrix, left_height, n_dim, right_width, unit_flag, "
@@ -212,16 +220,14 @@ def _mmad(op: Any, *args: Any) -> None:
     )
     unit_flag = operands.in_range(args[6], "unit_flag", 0, 3)
     if unit_flag == 1:
-        raise AscregTypeError("unit_flag 1 is reserved (asc_mmad.md: 0, 2 or 3)")
+        raise AscregTypeError(f"unit_flag 1 is reserved ({page}: 0, 2 or 3)")
     disable_gemv, bias_table, init_zero = (
         _flag(value, role)
         for value, role in zip(
             args[7:], ("disable_gemv", "c_matrix_source", "c_matrix_init_val"), strict=True
         )
     )
-    run_mmad(c, a, b, None, MmadRun(m, n, k, init_zero, bias_table, disable_gemv))
-    if op.sync:
-        current_block().tracker.barrier()
+    return c, a, b, MmadRun(m, n, k, init_zero, bias_table, disable_gemv)
 
 
 def _flag(value: Any, role: str) -> bool:

@@ -303,6 +303,9 @@ API_CLASSES = {
     "DataCopyPadExtParams": "AscendC::DataCopyPadExtParams",
     "asc_store_atomic_config": "asc_store_atomic_config",
     "asc_ndim_pad_count_config": "asc_ndim_pad_count_config",
+    "asc_fill_value_config": "asc_fill_value_config",
+    "asc_l13d_fmatrix_config": "asc_l13d_fmatrix_config",
+    "asc_load3d_v2_config": "asc_load3d_v2_config",
 }
 """The C++ spelling of each ascreg class whose instances a kernel may hold, by class name."""
 MODE_STRUCTS = frozenset({"CastTrait", "DivSpecificMode", "SqrtSpecificMode", "ExpSpecificMode"})

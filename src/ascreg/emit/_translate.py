@@ -76,8 +76,8 @@ NONNEGATIVE_CALLS = frozenset(
 NONNEGATIVE_NAMES = frozenset({"block_idx", "block_num", "threadIdx", "blockIdx", "blockDim",
                                "gridDim", "VL", "warpSize"})  # fmt: skip
 QUALIFIERS = (
-    "__global__", "__vector__", "__aicore__", "__simd_vf__", "__simd_callee__", "__simt_vf__",
-    "__simt_callee__",
+    "__global__", "__vector__", "__cube__", "__aicore__", "__simd_vf__", "__simd_callee__",
+    "__simt_vf__", "__simt_callee__",
 )  # fmt: skip
 """Decorators that are C qualifiers, written as the decorator names them."""
 CONSTANT_TYPES = (int, float, bool)
@@ -724,6 +724,10 @@ class FunctionEmitter:
                 kinds.add(name)
             elif name == "__launch_bounds__" and isinstance(decorator, ast.Call):
                 out.append(f"__launch_bounds__({self._launch_bounds(decorator)})")
+            elif name == "__mix__" and isinstance(decorator, ast.Call):
+                ratio = ", ".join(self._expr(arg)[0] for arg in decorator.args)
+                out.append(f"__mix__({ratio})")  # the cube : vector core ratio
+                kinds.add(name)
             elif name == "template" and isinstance(decorator, ast.Call):
                 template += [_unparse(arg) for arg in decorator.args]
             elif name == "property" and isinstance(self.owner, ClassEmitter):
@@ -1522,6 +1526,8 @@ class FunctionEmitter:
                 rest = [a for i, a in enumerate(value.args) if i not in made.positions]
                 spelled = f"{spelled}<{', '.join(template)}>"
                 value = ast.Call(func=value.func, args=rest, keywords=value.keywords)
+            if value.keywords:
+                value = self._constructor_positional(value)
             if value.args:
                 args = ", ".join(self._expr(a)[0] for a in value.args)
                 return f"{spelled} {name}({args});"
@@ -2218,6 +2224,30 @@ class FunctionEmitter:
         if (ta is not None and ta.is_float) or (tb is not None and tb.is_float):
             return f"fmodf({self._args([a, b])})"
         raise self.where.error(node, "np.fmod of values whose C++ type the run does not show")
+
+    def _constructor_positional(self, node: ast.Call) -> ast.Call:
+        """Return a user class's construction with its keyword arguments in order."""
+        resolved = self._resolve(node.func)
+        if any(k.arg is None for k in node.keywords):
+            raise self.where.error(
+                node, "a ** argument has no C++ counterpart: pass the arguments in order"
+            )
+        if not isinstance(resolved, UserClass):
+            raise self.where.error(
+                node, "keyword arguments have no C++ counterpart: pass them in order"
+            )
+        names = list(inspect.signature(resolved.cls).parameters)  # the constructor's
+        keywords = {str(k.arg): k.value for k in node.keywords}
+        args = list(node.args)
+        for param in names[len(args) :]:
+            if param not in keywords:
+                break
+            args.append(keywords.pop(param))
+        if keywords:
+            raise self.where.error(
+                node, f"no parameter {sorted(keywords)[0]} in {resolved.cls.__qualname__}"
+            )
+        return ast.copy_location(ast.Call(func=node.func, args=args, keywords=[]), node)
 
     def _positional(self, node: ast.Call) -> ast.Call:
         """Return a user function's call with its keyword arguments in order (defaults filled)."""

@@ -24,7 +24,7 @@ Examples
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -52,11 +52,12 @@ class Barrier:
         How the ``SyncAll`` was written (``"SyncAll()"``, ``"SyncAll(gm, ub, 4)"``); blocks
         waiting at different kinds would hang.
     participants
-        The block indices that must all arrive.
+        The runner members that must all arrive: block indices, or in a mixed launch the cores'
+        places in the run order (:func:`ascreg.machine.crosscore.topology`).
     """
 
     kind: str
-    participants: range
+    participants: Sequence[int]
 
 
 @attrs.define(eq=False)
@@ -158,16 +159,16 @@ class BlockRunner:
 
     def sync_all(self, ctx: BlockContext, barrier: Barrier) -> None:
         """Block *ctx* arrives at a ``SyncAll``: return once every participant has arrived."""
-        index = ctx.block_idx
+        index = self.member_of(ctx)
         if index not in barrier.participants:
             raise SyncError(
-                f"block {index} calls {barrier.kind}, which synchronises blocks "
-                f"{_span(barrier.participants)} only: a block outside them must not call it"
+                f"{self._label(index)} calls {barrier.kind}, which synchronises "
+                f"{self._span(barrier.participants)} only: a block outside them must not call it"
             )
         ended = [b for b in self.done if b in barrier.participants]
         if ended:
             raise SyncError(
-                f"block {index} reached {barrier.kind} but block(s) {_list(ended)} of the "
+                f"{self._label(index)} reached {barrier.kind} but {self._labels(ended)} of the "
                 "launch already ended without reaching it: every participating block must call "
                 "each SyncAll (the waiting blocks hang on the chip)"
             )
@@ -181,9 +182,9 @@ class BlockRunner:
             self.barrier = barrier
         elif (self.barrier.kind, self.barrier.participants) != (barrier.kind, barrier.participants):
             raise SyncError(
-                f"block {index} waits at {barrier.kind} while block(s) "
-                f"{_list(sorted(self.waiting))} wait at {self.barrier.kind}: blocks waiting at "
-                "different SyncAll calls hang on the chip"
+                f"{self._label(index)} waits at {barrier.kind} while "
+                f"{self._labels(sorted(self.waiting))} wait at {self.barrier.kind}: blocks "
+                "waiting at different SyncAll calls hang on the chip"
             )
         me = self.members[index]
         me.state = "waiting"
@@ -210,6 +211,18 @@ class BlockRunner:
 
     def _label(self, index: int) -> str:
         return f"block {index}" if self.cores is None else str(self.cores[index].name)
+
+    def _labels(self, indices: Sequence[int]) -> str:
+        """``"block(s) 0, 2"``, or in a mixed launch the cores' names (``"AIV 0, AIV 3"``)."""
+        if self.cores is None:
+            return f"block(s) {_list(list(indices))}"
+        names = [str(self.cores[i].name) for i in indices]
+        return ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
+
+    def _span(self, participants: Sequence[int]) -> str:
+        if self.cores is None and isinstance(participants, range):
+            return f"blocks {participants.start}..{participants.stop - 1}"
+        return self._labels(participants)
 
     def _start(self, index: int) -> None:
         """Turn cooperative: block *index* (this thread) waits; later blocks get threads."""
@@ -296,18 +309,22 @@ class BlockRunner:
         if ready:
             return min(ready, key=lambda m: m.index)
         parked = [m for m in self.members.values() if m.state == "parked"]
-        if parked:
+        if not self.waiting and not parked:
+            return None
+        missing = (
+            []
+            if self.barrier is None
+            else [b for b in self.barrier.participants if b not in self.waiting]
+        )
+        if parked and (self.barrier is None or missing):
             self.error = self._hang(parked)
             raise self.error
-        if not self.waiting:
-            return None
         assert self.barrier is not None
-        missing = [b for b in self.barrier.participants if b not in self.waiting]
         if missing:
             ended = [b for b in missing if b in self.done]
             raise SyncError(
-                f"block(s) {_list(sorted(self.waiting))} wait at {self.barrier.kind} but "
-                f"block(s) {_list(ended or missing)} ended without reaching it: every "
+                f"{self._labels(sorted(self.waiting))} wait at {self.barrier.kind} but "
+                f"{self._labels(ended or missing)} ended without reaching it: every "
                 "participating block must call each SyncAll (on the chip the waiting blocks "
                 "hang; a SyncAll inside a branch some blocks skip does this)",
                 call=self.barrier.kind,
@@ -318,6 +335,8 @@ class BlockRunner:
     def _hang(self, parked: list[_Member]) -> SyncError:
         """Return the error of a launch whose every remaining core waits on a flag nobody sets."""
         waits = "; ".join(f"{self._label(m.index)} waits in {m.what}" for m in parked)
+        if self.waiting and self.barrier is not None:
+            waits += f"; {self._labels(sorted(self.waiting))} wait(s) at {self.barrier.kind}"
         ended = [self._label(i) for i in self.done]
         return SyncError(
             f"every core left waits: {waits}; no running core can raise those counters"
@@ -332,11 +351,13 @@ class BlockRunner:
         assert self.members is not None
         for index in self.waiting:
             self.members[index].state = "ready"
+        if self.races is not None and self.races.flags is not None:
+            self.races.flags.meet(sorted(self.waiting))  # a mixed launch: order these cores only
+        elif self.races is not None:
+            self.races.new_phase()
         self.waiting.clear()
         self.barrier = None
         self.phases += 1
-        if self.races is not None:
-            self.races.new_phase()
 
     def close(self) -> None:
         """End the launch: unwind any block still parked (after an error) and join threads."""
@@ -393,7 +414,3 @@ def check_sync_clean(ctx: BlockContext) -> None:
 
 def _list(indices: list[int]) -> str:
     return ", ".join(map(str, indices[:8])) + (", ..." if len(indices) > 8 else "")
-
-
-def _span(participants: range) -> str:
-    return f"{participants.start}..{participants.stop - 1}"

@@ -305,6 +305,21 @@ class CrossCoreFlags:
         for target in self._group(core, AIC, True) if mode == 2 else group:
             self._raise(target, "ffts", flag, done)
 
+    def meet(self, members: list[int]) -> None:
+        """Order the cores *members* after each other's work so far (a barrier they all reached).
+
+        Examples
+        --------
+        >>> flags = CrossCoreFlags(topology(1, 0, 2))
+        >>> stamp = flags.epoch(0); flags.meet([0, 1]); flags.knows(1, 0, stamp)
+        True
+        """
+        for member in members:
+            self.clock[member][member] += 1
+        joined = [max(column) for column in zip(*(self.clock[m] for m in members), strict=True)]
+        for member in members:
+            self.clock[member] = _merge(self.clock[member], joined)
+
     def take(self, core: Core, space: str, flag: int) -> Unit | None:
         """Take one from *core*'s counter of *flag* and learn its clock; None when it is 0."""
         queue = self.counters.get((core.member, space, flag))
@@ -334,7 +349,12 @@ class CrossCoreFlags:
 def _mode4_target(cores: list[Core], core: Core, flag: int) -> tuple[Core, str, int]:
     """Return (core, "mode4", flag) that *core*'s mode-4 set of *flag* raises."""
     if core.kind == AIV:
-        aic = next(c for c in cores if c.block == core.block and c.kind == AIC)
+        aic = next((c for c in cores if c.block == core.block and c.kind == AIC), None)
+        if aic is None:
+            raise SyncError(
+                f"{core.name} sets mode-4 flag {flag}, which goes to the AIC of its AI Core, and "
+                "the kernel's __mix__ ratio starts none (nothing could consume it)"
+            )
         return aic, "mode4", flag + FFTS_FLAGS * core.sub
     aiv = next(
         (c for c in cores if c.block == core.block and c.kind == AIV and c.sub == flag // 16),
@@ -368,7 +388,8 @@ MODE_RATIOS = {1: ((1, 1), (1, 2)), 2: ((1, 1), (1, 2)), 4: ((1, 2),)}
 """The ``__mix__`` ratios each mode needs (table 3 of the CrossCoreSetFlag page); mode 0 any."""
 
 
-def _ratio(flags: CrossCoreFlags) -> tuple[int, int]:
+def ratio_of(flags: CrossCoreFlags) -> tuple[int, int]:
+    """Return the ``__mix__(aic, aiv)`` ratio of the launch of *flags*."""
     first = [c.kind for c in flags.cores if c.block == 0]
     return first.count(AIC), first.count(AIV)
 
@@ -384,7 +405,7 @@ def _checked(
     if isinstance(flag, bool) or not isinstance(flag, int) or not 0 <= flag <= 0xFFFF:
         raise AscregTypeError(f"flagId must be a uint16_t, got {flag!r:.40}", call=call)
     core, flags = flags_of(ctx, call)
-    ratio = _ratio(flags)
+    ratio = ratio_of(flags)
     if mode in MODE_RATIOS and ratio not in MODE_RATIOS[mode]:
         kernels = " or ".join(f"__mix__{r}" for r in MODE_RATIOS[mode])
         raise SyncError(
@@ -404,13 +425,15 @@ def _checked(
     return core, flags, flag
 
 
-def cross_set(mode: Any, pipe: Any, flag: Any, call: str) -> None:
+def cross_set(mode: Any, pipe: Any, flag: Any, call: str, *, allow_s: bool = False) -> None:
     """``CrossCoreSetFlag<mode, pipe>(flag)`` on the running core (see the module docstring).
 
     The set goes once *pipe*'s earlier work is done; ascreg completes every instruction as it
     issues it, so the core's GM writes before the set are all visible to the cores it reaches.
+    *allow_s*: ``PIPE_S`` may carry a set of modes 0..2 (the C API's ``asc_sync_*_arrive``
+    pages use it; CrossCoreSetFlag's forbids it).
     """
-    banned = (Pipe.PIPE_ALL,) if mode == 4 else (Pipe.PIPE_ALL, Pipe.PIPE_S)
+    banned = (Pipe.PIPE_ALL,) if mode == 4 or allow_s else (Pipe.PIPE_ALL, Pipe.PIPE_S)
     if not isinstance(pipe, Pipe) or pipe in banned:
         names = " and ".join(p.name for p in banned)
         raise AscregTypeError(

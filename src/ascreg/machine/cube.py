@@ -1,9 +1,10 @@
-"""The cube core's buffers on dav-3510: L1, L0A, L0B, L0C, the bias table and the fixpipe buffer.
+"""The cube core's buffers on dav-3510: L1, L0A, L0B, L0C, bias table, fixpipe and MX buffers.
 
 Each buffer is a :class:`~ascreg.machine.memory.Memory` with the capacity and start-address
 alignment of the architecture page (asc-devkit ``docs/zh/guide/编程指南/高级编程/硬件实现/架构规格/
 NPU架构版本3510.md``, 存储单元规格): L1 512 KiB (32 B), L0A and L0B 64 KiB (512 B), L0C 256 KiB
-(64 B), BiasTable and Fixpipe buffers 4 KiB (64 B). A running block gets its own set the first
+(64 B), BiasTable and Fixpipe buffers 4 KiB (64 B); the L0A_MX / L0B_MX scale buffers 4 KiB
+(``LoadData_2D_MX.md``; 32 B, one scale fractal). A running block gets its own set the first
 time a kernel touches one (:func:`cube_buffers`); every access is reported to the block's pipe
 tracker under the buffer's own space, so a Mmad (``PIPE_M``) reading L0A before the
 ``PIPE_MTE1`` load that fills it is ordered is a :class:`~ascreg.errors.SyncError`, as an
@@ -53,6 +54,9 @@ BT_BYTES = 4 * 1024
 """``ASC_BT_SIZE``: the BiasTable Buffer of one cube core."""
 FB_BYTES = 4 * 1024
 """The Fixpipe Buffer (quantisation parameters) of one cube core."""
+MX_BYTES = 4 * 1024
+"""The L0A_MX / L0B_MX Buffer (the MX scales of L0A / L0B, at 1/16 of their addresses;
+``LoadData_2D_MX.md``)."""
 
 FRACTAL_BYTES = 512
 """One L0A / L0B fractal: 16 rows of 32 bytes (``LoadData`` moves whole fractals)."""
@@ -111,6 +115,16 @@ class FbufPtr(Pointer[T]):
     space = "__fbuf__"
 
 
+class MxPtr(Pointer[T]):
+    """A byte address in the L0A_MX / L0B_MX scale buffer.
+
+    It has no C qualifier: the C API passes it as a ``uint64_t``, the L0A / L0B address / 16.
+    """
+
+    __slots__ = ()
+    space = "L0_MX"
+
+
 class CubeBuffer(Memory):
     """One buffer of the cube core: a bounds-checked memory whose pointers carry its space.
 
@@ -146,6 +160,8 @@ CUBE_BUFFERS: tuple[tuple[str, str, int, int, type[Pointer[Any]]], ...] = (
     ("L0C", "__cc__", L0C_BYTES, 64, CcPtr),
     ("BT", "__biasbuf__", BT_BYTES, 64, BiasPtr),
     ("FB", "__fbuf__", FB_BYTES, 64, FbufPtr),
+    ("L0A_MX", "L0A_MX", MX_BYTES, 32, MxPtr),
+    ("L0B_MX", "L0B_MX", MX_BYTES, 32, MxPtr),
 )
 """(name, space, capacity, start alignment, pointer type) of each cube buffer, as the
 architecture page lists them; :class:`CubeBuffers` has each as the lower-case attribute."""
@@ -162,7 +178,7 @@ class CubeBuffers:
     >>> from ascreg.machine.block import BlockContext
     >>> bufs = CubeBuffers(BlockContext())
     >>> [(b.space, b.capacity // 1024) for b in bufs.all]
-    [('__cbuf__', 512), ('__ca__', 64), ('__cb__', 64), ('__cc__', 256), ('__biasbuf__', 4), ('__fbuf__', 4)]
+    [('__cbuf__', 512), ('__ca__', 64), ('__cb__', 64), ('__cc__', 256), ('__biasbuf__', 4), ('__fbuf__', 4), ('L0A_MX', 4), ('L0B_MX', 4)]
     """
 
     l1: CubeBuffer
@@ -171,6 +187,8 @@ class CubeBuffers:
     l0c: CubeBuffer
     bt: CubeBuffer
     fb: CubeBuffer
+    l0a_mx: CubeBuffer
+    l0b_mx: CubeBuffer
 
     def __init__(self, ctx: BlockContext) -> None:
         self.all: list[CubeBuffer] = []

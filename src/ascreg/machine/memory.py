@@ -682,7 +682,7 @@ class Pointer(Generic[T]):
         if idx.ndim == 1:  # argmin/argmax and an element: cheaper than two reductions
             low, high = int(idx[idx.argmin()]), int(idx[idx.argmax()])
         else:
-            low, high = int(_MIN(idx)), int(_MAX(idx))
+            low, high = int(_MIN(idx, axis=None)), int(_MAX(idx, axis=None))
         offsets = np.asarray(idx, dtype=np.int64) - low
         memory = self.memory
         if memory.on_access is not None:

@@ -89,7 +89,8 @@ class GmRaceCheck:
         """In a mixed launch its flags (its cores' accesses race unless a set/wait chain
         orders them, and ``block`` is the running core's place in the launch), else None."""
         self.paused = False
-        """Set while a SIMT block batch runs (the batch claims each block's spans afterwards)."""
+        """Set while a SIMT block batch runs (the batch claims each block's spans afterwards),
+        and around the polled GM flags of a software ``SyncAll`` in a mixed launch."""
         memories = {
             id(a.memory): a.memory
             for a in (*args, *kwargs.values())
@@ -182,7 +183,7 @@ class _OwnerHook:
 
     def __call__(self, start: int, end: int, action: str) -> None:
         flags = self.check.flags
-        if flags is not None:
+        if flags is not None and not self.check.paused:
             self.ordered(flags, start, end, action)
         elif action == "writes" and not _ATOMIC[0] and not self.check.paused:
             self.record(start, end)

@@ -251,9 +251,11 @@ def check_ctrl(value: int) -> int:
     """Return *value* as a 64-bit CTRL word, or raise for a setting ascreg does not model.
 
     Modelled: the store-atomic mode (bits 6-10), the saturation switches of the conversions
-    (CTRL[48], [59], [60]) and the bits that change no result here (CTRL[45], the cube's
-    hifloat8 reading; CTRL[49], scalar reads through the data cache) and the counter mask mode
-    CTRL[56] of the memory-level vector instructions. Not modelled, an
+    (CTRL[48], [59], [60]), the cube's modes (CTRL[45] HiF8, [46] HF32, [47] its rounding, [51]
+    the result order: a multiply-add one of them would convert raises, see
+    ``ascreg._frontend.cube``), the bits that change no result here (CTRL[49], scalar reads
+    through the data cache) and the counter mask mode CTRL[56] of the memory-level vector
+    instructions. Not modelled, an
     :class:`~ascreg.errors.UnsupportedError`: CTRL[50], [53] set (``UNMODELLED_CTRL``),
     saturating float arithmetic (CTRL[60] = 1 with CTRL[48] = 0: ascreg's float results keep
     inf and NaN), and the undocumented atomic codes (CTRL[8:6] = 7, CTRL[10:9] = 3).

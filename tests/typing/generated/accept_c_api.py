@@ -2,7 +2,7 @@
 # Regenerate with `nox -s stubs` (or `python tools/gen_stubs.py`).
 # Type test: checked by mypy and pyright (nox -s typing), never run.
 
-from typing import TYPE_CHECKING, assert_type, cast
+from typing import TYPE_CHECKING, Any, assert_type, cast
 
 from ascreg import GlobalMemory, Ref, UnifiedBuffer
 from ascreg._dtypes import (
@@ -32,6 +32,9 @@ from ascreg.c_api import (
     PIPE_S,
     VA0,
     addr_reg,
+    asc_fill_value_config,
+    asc_l13d_fmatrix_config,
+    asc_load3d_v2_config,
     asc_ndim_pad_count_config,
     asc_store_atomic_config,
     asc_update_addr_reg_b16,
@@ -135,12 +138,35 @@ from ascreg.c_api import (
     asc_clear_nthbit,
     asc_clz,
     asc_copy,
+    asc_copy_gm2l1,
+    asc_copy_gm2l1_align,
+    asc_copy_gm2l1_align_sync,
+    asc_copy_gm2l1_dn2nz,
+    asc_copy_gm2l1_dn2nz_sync,
+    asc_copy_gm2l1_nd2nz,
+    asc_copy_gm2l1_nd2nz_sync,
+    asc_copy_gm2l1_sync,
+    asc_copy_l0c2gm,
+    asc_copy_l0c2gm_sync,
+    asc_copy_l0c2l1,
+    asc_copy_l0c2ub,
+    asc_copy_l0c2ub_sync,
+    asc_copy_l12bt,
+    asc_copy_l12bt_sync,
+    asc_copy_l12fb,
+    asc_copy_l12fb_sync,
     asc_copy_l12l0a,
+    asc_copy_l12l0a_mx,
+    asc_copy_l12l0a_mx_sync,
     asc_copy_l12l0a_sync,
     asc_copy_l12l0a_transpose,
     asc_copy_l12l0a_transpose_sync,
     asc_copy_l12l0b,
+    asc_copy_l12l0b_mx,
+    asc_copy_l12l0b_mx_sync,
     asc_copy_l12l0b_sync,
+    asc_copy_l12l0b_trans,
+    asc_copy_l12l0b_trans_sync,
     asc_copy_l12l0b_transpose,
     asc_copy_l12l0b_transpose_sync,
     asc_copy_ub2l1,
@@ -181,6 +207,10 @@ from ascreg.c_api import (
     asc_e5m22float_v2,
     asc_e5m22float_v3,
     asc_e5m22float_v4,
+    asc_enable_fp8,
+    asc_enable_hf32,
+    asc_enable_hf32_trans,
+    asc_enable_hif8,
     asc_eq,
     asc_eq_scalar,
     asc_exp,
@@ -188,6 +218,8 @@ from ascreg.c_api import (
     asc_exp_sub_v2,
     asc_ffs,
     asc_ffz,
+    asc_fill_l1,
+    asc_fill_l1_sync,
     asc_float2bfloat16_rd,
     asc_float2bfloat16_rd_sat,
     asc_float2bfloat16_rd_sat_v2,
@@ -572,6 +604,10 @@ from ascreg.c_api import (
     asc_min,
     asc_min_scalar,
     asc_mmad,
+    asc_mmad_mx,
+    asc_mmad_mx_sync,
+    asc_mmad_s4,
+    asc_mmad_s4_sync,
     asc_mmad_sync,
     asc_mrgsort4,
     asc_mrgsort4_sync,
@@ -624,9 +660,30 @@ from ascreg.c_api import (
     asc_set_atomic_none,
     asc_set_ctrl,
     asc_set_ffts_base_addr,
+    asc_set_fp32_mode,
+    asc_set_gm2l1_loop1_stride,
+    asc_set_gm2l1_loop2_stride,
+    asc_set_gm2l1_loop_size,
+    asc_set_gm2l1_nz_para,
+    asc_set_gm2l1_pad,
     asc_set_gm2ub_loop1_stride,
     asc_set_gm2ub_loop2_stride,
     asc_set_gm2ub_loop_size,
+    asc_set_l0c2gm_channel_para,
+    asc_set_l0c2gm_config,
+    asc_set_l0c2gm_lrelu_alpha,
+    asc_set_l0c2gm_nz2nd,
+    asc_set_l0c2gm_quant_post,
+    asc_set_l0c2gm_relu_alpha,
+    asc_set_l0c_copy_prequant,
+    asc_set_l12l0_padding_val,
+    asc_set_l13d_fmatrix,
+    asc_set_l13d_fmatrix_b,
+    asc_set_l13d_padding,
+    asc_set_l13d_rpt,
+    asc_set_l3d_rpt_b,
+    asc_set_mmad_direction_m,
+    asc_set_mmad_direction_n,
     asc_set_ndim_loop0_stride,
     asc_set_ndim_loop1_stride,
     asc_set_ndim_loop2_stride,
@@ -744,7 +801,7 @@ from ascreg.c_api import (
     vector_uint64_t,
     vector_uint8_t,
 )
-from ascreg.machine.cube import CaPtr, CbPtr, CbufPtr, CcPtr
+from ascreg.machine.cube import CaPtr, CbPtr, CbufPtr, CcPtr, FbufPtr
 
 
 if TYPE_CHECKING:  # read by the checkers; importing the file runs nothing
@@ -757,6 +814,7 @@ if TYPE_CHECKING:  # read by the checkers; importing the file runs nothing
     assert_type(a, addr_reg)
     ul = vector_load_unalign()
     us = vector_store_unalign()
+    fb = cast(FbufPtr[Any], None)
     p_bool_ = ub.alloc(bool_, 256)
     pr_bool_ = Ref(p_bool_)
     g_bool_ = gm.alloc(bool_, 256)
@@ -910,6 +968,10 @@ if TYPE_CHECKING:  # read by the checkers; importing the file runs nothing
     captr_fp4x2_e1m2_t = cast(CaPtr[fp4x2_e1m2_t], None)
     cbptr_fp4x2_e1m2_t = cast(CbPtr[fp4x2_e1m2_t], None)
     ccptr_fp4x2_e1m2_t = cast(CcPtr[fp4x2_e1m2_t], None)
+    cbufptr_fp8_e8m0_t = cast(CbufPtr[fp8_e8m0_t], None)
+    captr_fp8_e8m0_t = cast(CaPtr[fp8_e8m0_t], None)
+    cbptr_fp8_e8m0_t = cast(CbPtr[fp8_e8m0_t], None)
+    ccptr_fp8_e8m0_t = cast(CcPtr[fp8_e8m0_t], None)
 
 
 def check_asc_create_mask_b8() -> None:
@@ -3949,6 +4011,481 @@ def check_asc_mmad_sync() -> None:
     asc_mmad_sync(ccptr_float32_t, captr_fp8_e5m2_t, cbptr_fp8_e4m3fn_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e5m2_t, fp8_e4m3fn_t, uint16_t, uint8_t)
     asc_mmad_sync(ccptr_float32_t, captr_fp8_e5m2_t, cbptr_fp8_e5m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e5m2_t, fp8_e5m2_t, uint16_t, uint8_t)
     asc_mmad_sync(ccptr_float32_t, captr_hifloat8_t, cbptr_hifloat8_t, 1, 1, 1, 1, True, True, True)  # (float32_t, hifloat8_t, hifloat8_t, uint16_t, uint8_t)
+
+
+def check_asc_copy_l12bt() -> None:
+    # asc_copy_l12bt: every legal src, dst, size, conv_control combination, every form
+    asc_copy_l12bt(1, cbufptr_bfloat16_t, 1)  # (bfloat16_t, uint64_t, uint32_t, uint16_t)
+    asc_copy_l12bt(1, cbufptr_half, 1)  # (half, uint64_t, uint32_t, uint16_t)
+    asc_copy_l12bt(1, cbufptr_float32_t, 1)  # (float32_t, uint64_t, uint32_t, uint16_t)
+    asc_copy_l12bt(1, cbufptr_int32_t, 1)  # (int32_t, uint64_t, uint32_t, uint16_t)
+    asc_copy_l12bt(1, cbufptr_bfloat16_t, 1, 1, 1, 1, 1)  # burst (bfloat16_t, uint64_t, uint32_t, uint16_t)
+    asc_copy_l12bt(1, cbufptr_half, 1, 1, 1, 1, 1)  # burst (half, uint64_t, uint32_t, uint16_t)
+    asc_copy_l12bt(1, cbufptr_float32_t, 1, 1, 1, 1, 1)  # burst (float32_t, uint64_t, uint32_t, uint16_t)
+    asc_copy_l12bt(1, cbufptr_int32_t, 1, 1, 1, 1, 1)  # burst (int32_t, uint64_t, uint32_t, uint16_t)
+
+
+def check_asc_copy_l12bt_sync() -> None:
+    # asc_copy_l12bt_sync: every legal src, dst, size combination, every form
+    asc_copy_l12bt_sync(1, cbufptr_bfloat16_t, 1)  # (bfloat16_t, uint64_t, uint32_t)
+    asc_copy_l12bt_sync(1, cbufptr_half, 1)  # (half, uint64_t, uint32_t)
+    asc_copy_l12bt_sync(1, cbufptr_float32_t, 1)  # (float32_t, uint64_t, uint32_t)
+    asc_copy_l12bt_sync(1, cbufptr_int32_t, 1)  # (int32_t, uint64_t, uint32_t)
+
+
+def check_asc_copy_l12fb() -> None:
+    # asc_copy_l12fb: every legal size, n_burst combination, every form
+    asc_copy_l12fb(fb, None, 1)  # (uint32_t, uint16_t)
+    asc_copy_l12fb(fb, None, 1, 1, 1, 1)  # burst (uint32_t, uint16_t)
+
+
+def check_asc_copy_l12fb_sync() -> None:
+    # asc_copy_l12fb_sync: every legal size combination, every form
+    asc_copy_l12fb_sync(fb, None, 1)  # (uint32_t)
+
+
+def check_asc_fill_l1() -> None:
+    # asc_fill_l1: every legal dst, value combination, every form
+    asc_fill_l1(cbufptr_int16_t, 1, asc_fill_value_config())  # (int16_t, uint32_t)
+    asc_fill_l1(cbufptr_int16_t, 1.5, asc_fill_value_config())  # (int16_t, half)
+    asc_fill_l1(cbufptr_uint16_t, 1, asc_fill_value_config())  # (uint16_t, uint32_t)
+    asc_fill_l1(cbufptr_uint16_t, 1.5, asc_fill_value_config())  # (uint16_t, half)
+    asc_fill_l1(cbufptr_half, 1, asc_fill_value_config())  # (half, uint32_t)
+    asc_fill_l1(cbufptr_half, 1.5, asc_fill_value_config())  # (half, half)
+    asc_fill_l1(cbufptr_bfloat16_t, 1, asc_fill_value_config())  # (bfloat16_t, uint32_t)
+    asc_fill_l1(cbufptr_bfloat16_t, 1.5, asc_fill_value_config())  # (bfloat16_t, half)
+    asc_fill_l1(cbufptr_int32_t, 1, asc_fill_value_config())  # (int32_t, uint32_t)
+    asc_fill_l1(cbufptr_int32_t, 1.5, asc_fill_value_config())  # (int32_t, half)
+    asc_fill_l1(cbufptr_uint32_t, 1, asc_fill_value_config())  # (uint32_t, uint32_t)
+    asc_fill_l1(cbufptr_uint32_t, 1.5, asc_fill_value_config())  # (uint32_t, half)
+    asc_fill_l1(cbufptr_float32_t, 1, asc_fill_value_config())  # (float32_t, uint32_t)
+    asc_fill_l1(cbufptr_float32_t, 1.5, asc_fill_value_config())  # (float32_t, half)
+
+
+def check_asc_fill_l1_sync() -> None:
+    # asc_fill_l1_sync: every legal dst, value combination, every form
+    asc_fill_l1_sync(cbufptr_int16_t, 1, asc_fill_value_config())  # (int16_t, uint32_t)
+    asc_fill_l1_sync(cbufptr_int16_t, 1.5, asc_fill_value_config())  # (int16_t, half)
+    asc_fill_l1_sync(cbufptr_uint16_t, 1, asc_fill_value_config())  # (uint16_t, uint32_t)
+    asc_fill_l1_sync(cbufptr_uint16_t, 1.5, asc_fill_value_config())  # (uint16_t, half)
+    asc_fill_l1_sync(cbufptr_half, 1, asc_fill_value_config())  # (half, uint32_t)
+    asc_fill_l1_sync(cbufptr_half, 1.5, asc_fill_value_config())  # (half, half)
+    asc_fill_l1_sync(cbufptr_bfloat16_t, 1, asc_fill_value_config())  # (bfloat16_t, uint32_t)
+    asc_fill_l1_sync(cbufptr_bfloat16_t, 1.5, asc_fill_value_config())  # (bfloat16_t, half)
+    asc_fill_l1_sync(cbufptr_int32_t, 1, asc_fill_value_config())  # (int32_t, uint32_t)
+    asc_fill_l1_sync(cbufptr_int32_t, 1.5, asc_fill_value_config())  # (int32_t, half)
+    asc_fill_l1_sync(cbufptr_uint32_t, 1, asc_fill_value_config())  # (uint32_t, uint32_t)
+    asc_fill_l1_sync(cbufptr_uint32_t, 1.5, asc_fill_value_config())  # (uint32_t, half)
+    asc_fill_l1_sync(cbufptr_float32_t, 1, asc_fill_value_config())  # (float32_t, uint32_t)
+    asc_fill_l1_sync(cbufptr_float32_t, 1.5, asc_fill_value_config())  # (float32_t, half)
+
+
+def check_asc_copy_l12l0b_trans() -> None:
+    # asc_copy_l12l0b_trans: every legal dst, index_id, repeat combination, every form
+    asc_copy_l12l0b_trans(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1)  # (bfloat16_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans(cbptr_fp8_e4m3fn_t, cbufptr_fp8_e4m3fn_t, 1, 1, 1, 1, 1, 1)  # (fp8_e4m3fn_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans(cbptr_fp8_e5m2_t, cbufptr_fp8_e5m2_t, 1, 1, 1, 1, 1, 1)  # (fp8_e5m2_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans(cbptr_half, cbufptr_half, 1, 1, 1, 1, 1, 1)  # (half, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans(cbptr_float32_t, cbufptr_float32_t, 1, 1, 1, 1, 1, 1)  # (float32_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans(cbptr_hifloat8_t, cbufptr_hifloat8_t, 1, 1, 1, 1, 1, 1)  # (hifloat8_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans(cbptr_int32_t, cbufptr_int32_t, 1, 1, 1, 1, 1, 1)  # (int32_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans(cbptr_int8_t, cbufptr_int8_t, 1, 1, 1, 1, 1, 1)  # (int8_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans(cbptr_uint32_t, cbufptr_uint32_t, 1, 1, 1, 1, 1, 1)  # (uint32_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans(cbptr_uint8_t, cbufptr_uint8_t, 1, 1, 1, 1, 1, 1)  # (uint8_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans(cbptr_int4b_t, cbufptr_int4b_t, 1, 1, 1, 1, 1, 1)  # (int4b_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans(cbptr_fp4x2_e2m1_t, cbufptr_fp4x2_e2m1_t, 1, 1, 1, 1, 1, 1)  # (fp4x2_e2m1_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans(cbptr_fp4x2_e1m2_t, cbufptr_fp4x2_e1m2_t, 1, 1, 1, 1, 1, 1)  # (fp4x2_e1m2_t, uint16_t, uint8_t)
+
+
+def check_asc_copy_l12l0b_trans_sync() -> None:
+    # asc_copy_l12l0b_trans_sync: every legal dst, index_id, repeat combination, every form
+    asc_copy_l12l0b_trans_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1)  # (bfloat16_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans_sync(cbptr_fp8_e4m3fn_t, cbufptr_fp8_e4m3fn_t, 1, 1, 1, 1, 1, 1)  # (fp8_e4m3fn_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans_sync(cbptr_fp8_e5m2_t, cbufptr_fp8_e5m2_t, 1, 1, 1, 1, 1, 1)  # (fp8_e5m2_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans_sync(cbptr_half, cbufptr_half, 1, 1, 1, 1, 1, 1)  # (half, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans_sync(cbptr_float32_t, cbufptr_float32_t, 1, 1, 1, 1, 1, 1)  # (float32_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans_sync(cbptr_hifloat8_t, cbufptr_hifloat8_t, 1, 1, 1, 1, 1, 1)  # (hifloat8_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans_sync(cbptr_int32_t, cbufptr_int32_t, 1, 1, 1, 1, 1, 1)  # (int32_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans_sync(cbptr_int8_t, cbufptr_int8_t, 1, 1, 1, 1, 1, 1)  # (int8_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans_sync(cbptr_uint32_t, cbufptr_uint32_t, 1, 1, 1, 1, 1, 1)  # (uint32_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans_sync(cbptr_uint8_t, cbufptr_uint8_t, 1, 1, 1, 1, 1, 1)  # (uint8_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans_sync(cbptr_int4b_t, cbufptr_int4b_t, 1, 1, 1, 1, 1, 1)  # (int4b_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans_sync(cbptr_fp4x2_e2m1_t, cbufptr_fp4x2_e2m1_t, 1, 1, 1, 1, 1, 1)  # (fp4x2_e2m1_t, uint16_t, uint8_t)
+    asc_copy_l12l0b_trans_sync(cbptr_fp4x2_e1m2_t, cbufptr_fp4x2_e1m2_t, 1, 1, 1, 1, 1, 1)  # (fp4x2_e1m2_t, uint16_t, uint8_t)
+
+
+def check_asc_set_mmad_direction_m() -> None:
+    # asc_set_mmad_direction_m: every legal T combination, every form
+    asc_set_mmad_direction_m()  # (uint64_t)
+
+
+def check_asc_set_mmad_direction_n() -> None:
+    # asc_set_mmad_direction_n: every legal T combination, every form
+    asc_set_mmad_direction_n()  # (uint64_t)
+
+
+def check_asc_enable_hf32() -> None:
+    # asc_enable_hf32: every legal T combination, every form
+    asc_enable_hf32()  # (uint64_t)
+
+
+def check_asc_set_fp32_mode() -> None:
+    # asc_set_fp32_mode: every legal T combination, every form
+    asc_set_fp32_mode()  # (uint64_t)
+
+
+def check_asc_enable_fp8() -> None:
+    # asc_enable_fp8: every legal T combination, every form
+    asc_enable_fp8()  # (uint64_t)
+
+
+def check_asc_enable_hif8() -> None:
+    # asc_enable_hif8: every legal T combination, every form
+    asc_enable_hif8()  # (uint64_t)
+
+
+def check_asc_enable_hf32_trans() -> None:
+    # asc_enable_hf32_trans: every legal mode combination, every form
+    asc_enable_hf32_trans(1)  # (uint32_t)
+
+
+def check_asc_mmad_s4() -> None:
+    # asc_mmad_s4: every legal c_matrix, a_matrix, left_height, unit_flag combination, every form
+    asc_mmad_s4(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1, True, True, True)  # (int32_t, int4b_t, uint16_t, uint8_t)
+
+
+def check_asc_mmad_s4_sync() -> None:
+    # asc_mmad_s4_sync: every legal c_matrix, a_matrix, left_height, unit_flag combination, every form
+    asc_mmad_s4_sync(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1, True, True, True)  # (int32_t, int4b_t, uint16_t, uint8_t)
+
+
+def check_asc_set_l13d_fmatrix() -> None:
+    # asc_set_l13d_fmatrix: every legal T combination, every form
+    asc_set_l13d_fmatrix(asc_l13d_fmatrix_config())  # (uint64_t)
+
+
+def check_asc_set_l13d_fmatrix_b() -> None:
+    # asc_set_l13d_fmatrix_b: every legal T combination, every form
+    asc_set_l13d_fmatrix_b(asc_l13d_fmatrix_config())  # (uint64_t)
+
+
+def check_asc_set_l13d_padding() -> None:
+    # asc_set_l13d_padding: every legal config combination, every form
+    asc_set_l13d_padding(1)  # (uint64_t)
+    asc_set_l13d_padding(1.5)  # (half)
+
+
+def check_asc_set_l13d_rpt() -> None:
+    # asc_set_l13d_rpt: every legal T combination, every form
+    asc_set_l13d_rpt(asc_load3d_v2_config())  # (uint64_t)
+
+
+def check_asc_set_l3d_rpt_b() -> None:
+    # asc_set_l3d_rpt_b: every legal config combination, every form
+    asc_set_l3d_rpt_b(1)  # (uint64_t)
+
+
+def check_asc_set_l12l0_padding_val() -> None:
+    # asc_set_l12l0_padding_val: every legal config combination, every form
+    asc_set_l12l0_padding_val(1)  # (uint64_t)
+
+
+def check_asc_copy_gm2l1_nd2nz() -> None:
+    # asc_copy_gm2l1_nd2nz: every legal dst, loop1_src_stride, l2_cache_ctl, n_value, d_value combination, every form
+    asc_copy_gm2l1_nd2nz(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, 1, True)  # (int8_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz(cbufptr_uint8_t, g_uint8_t, 1, 1, 1, 1, 1, True)  # (uint8_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz(cbufptr_hifloat8_t, g_hifloat8_t, 1, 1, 1, 1, 1, True)  # (hifloat8_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz(cbufptr_fp8_e5m2_t, g_fp8_e5m2_t, 1, 1, 1, 1, 1, True)  # (fp8_e5m2_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz(cbufptr_fp8_e4m3fn_t, g_fp8_e4m3fn_t, 1, 1, 1, 1, 1, True)  # (fp8_e4m3fn_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz(cbufptr_int16_t, g_int16_t, 1, 1, 1, 1, 1, True)  # (int16_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz(cbufptr_uint16_t, g_uint16_t, 1, 1, 1, 1, 1, True)  # (uint16_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz(cbufptr_half, g_half, 1, 1, 1, 1, 1, True)  # (half, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz(cbufptr_bfloat16_t, g_bfloat16_t, 1, 1, 1, 1, 1, True)  # (bfloat16_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz(cbufptr_int32_t, g_int32_t, 1, 1, 1, 1, 1, True)  # (int32_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz(cbufptr_uint32_t, g_uint32_t, 1, 1, 1, 1, 1, True)  # (uint32_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz(cbufptr_float32_t, g_float32_t, 1, 1, 1, 1, 1, True)  # (float32_t, uint64_t, uint8_t, uint16_t, uint32_t)
+
+
+def check_asc_copy_gm2l1_nd2nz_sync() -> None:
+    # asc_copy_gm2l1_nd2nz_sync: every legal dst, loop1_src_stride, l2_cache_ctl, n_value, d_value combination, every form
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, 1, True)  # (int8_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_uint8_t, g_uint8_t, 1, 1, 1, 1, 1, True)  # (uint8_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_hifloat8_t, g_hifloat8_t, 1, 1, 1, 1, 1, True)  # (hifloat8_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_fp8_e5m2_t, g_fp8_e5m2_t, 1, 1, 1, 1, 1, True)  # (fp8_e5m2_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_fp8_e4m3fn_t, g_fp8_e4m3fn_t, 1, 1, 1, 1, 1, True)  # (fp8_e4m3fn_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_int16_t, g_int16_t, 1, 1, 1, 1, 1, True)  # (int16_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_uint16_t, g_uint16_t, 1, 1, 1, 1, 1, True)  # (uint16_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_half, g_half, 1, 1, 1, 1, 1, True)  # (half, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_bfloat16_t, g_bfloat16_t, 1, 1, 1, 1, 1, True)  # (bfloat16_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_int32_t, g_int32_t, 1, 1, 1, 1, 1, True)  # (int32_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_uint32_t, g_uint32_t, 1, 1, 1, 1, 1, True)  # (uint32_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_float32_t, g_float32_t, 1, 1, 1, 1, 1, True)  # (float32_t, uint64_t, uint8_t, uint16_t, uint32_t)
+
+
+def check_asc_copy_gm2l1_dn2nz() -> None:
+    # asc_copy_gm2l1_dn2nz: every legal dst, loop1_src_stride, l2_cache_ctl, n_value, d_value combination, every form
+    asc_copy_gm2l1_dn2nz(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, 1, True)  # (int8_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz(cbufptr_uint8_t, g_uint8_t, 1, 1, 1, 1, 1, True)  # (uint8_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz(cbufptr_hifloat8_t, g_hifloat8_t, 1, 1, 1, 1, 1, True)  # (hifloat8_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz(cbufptr_fp8_e5m2_t, g_fp8_e5m2_t, 1, 1, 1, 1, 1, True)  # (fp8_e5m2_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz(cbufptr_fp8_e4m3fn_t, g_fp8_e4m3fn_t, 1, 1, 1, 1, 1, True)  # (fp8_e4m3fn_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz(cbufptr_int16_t, g_int16_t, 1, 1, 1, 1, 1, True)  # (int16_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz(cbufptr_uint16_t, g_uint16_t, 1, 1, 1, 1, 1, True)  # (uint16_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz(cbufptr_half, g_half, 1, 1, 1, 1, 1, True)  # (half, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz(cbufptr_bfloat16_t, g_bfloat16_t, 1, 1, 1, 1, 1, True)  # (bfloat16_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz(cbufptr_int32_t, g_int32_t, 1, 1, 1, 1, 1, True)  # (int32_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz(cbufptr_uint32_t, g_uint32_t, 1, 1, 1, 1, 1, True)  # (uint32_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz(cbufptr_float32_t, g_float32_t, 1, 1, 1, 1, 1, True)  # (float32_t, uint64_t, uint8_t, uint16_t, uint32_t)
+
+
+def check_asc_copy_gm2l1_dn2nz_sync() -> None:
+    # asc_copy_gm2l1_dn2nz_sync: every legal dst, loop1_src_stride, l2_cache_ctl, n_value, d_value combination, every form
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, 1, True)  # (int8_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_uint8_t, g_uint8_t, 1, 1, 1, 1, 1, True)  # (uint8_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_hifloat8_t, g_hifloat8_t, 1, 1, 1, 1, 1, True)  # (hifloat8_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_fp8_e5m2_t, g_fp8_e5m2_t, 1, 1, 1, 1, 1, True)  # (fp8_e5m2_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_fp8_e4m3fn_t, g_fp8_e4m3fn_t, 1, 1, 1, 1, 1, True)  # (fp8_e4m3fn_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_int16_t, g_int16_t, 1, 1, 1, 1, 1, True)  # (int16_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_uint16_t, g_uint16_t, 1, 1, 1, 1, 1, True)  # (uint16_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_half, g_half, 1, 1, 1, 1, 1, True)  # (half, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_bfloat16_t, g_bfloat16_t, 1, 1, 1, 1, 1, True)  # (bfloat16_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_int32_t, g_int32_t, 1, 1, 1, 1, 1, True)  # (int32_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_uint32_t, g_uint32_t, 1, 1, 1, 1, 1, True)  # (uint32_t, uint64_t, uint8_t, uint16_t, uint32_t)
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_float32_t, g_float32_t, 1, 1, 1, 1, 1, True)  # (float32_t, uint64_t, uint8_t, uint16_t, uint32_t)
+
+
+def check_asc_copy_gm2l1_align() -> None:
+    # asc_copy_gm2l1_align: every legal dst, n_burst, left_padding_count, burst_src_stride combination, every form
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, True, 1, 1, 1)  # (int8_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align(cbufptr_uint8_t, g_uint8_t, 1, 1, 1, 1, True, 1, 1, 1)  # (uint8_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align(cbufptr_hifloat8_t, g_hifloat8_t, 1, 1, 1, 1, True, 1, 1, 1)  # (hifloat8_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align(cbufptr_int16_t, g_int16_t, 1, 1, 1, 1, True, 1, 1, 1)  # (int16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align(cbufptr_uint16_t, g_uint16_t, 1, 1, 1, 1, True, 1, 1, 1)  # (uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align(cbufptr_half, g_half, 1, 1, 1, 1, True, 1, 1, 1)  # (half, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align(cbufptr_bfloat16_t, g_bfloat16_t, 1, 1, 1, 1, True, 1, 1, 1)  # (bfloat16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align(cbufptr_int32_t, g_int32_t, 1, 1, 1, 1, True, 1, 1, 1)  # (int32_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align(cbufptr_uint32_t, g_uint32_t, 1, 1, 1, 1, True, 1, 1, 1)  # (uint32_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align(cbufptr_float32_t, g_float32_t, 1, 1, 1, 1, True, 1, 1, 1)  # (float32_t, uint32_t, uint8_t, uint64_t)
+
+
+def check_asc_copy_gm2l1_align_sync() -> None:
+    # asc_copy_gm2l1_align_sync: every legal dst, n_burst, left_padding_count, burst_src_stride combination, every form
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, True, 1, 1, 1)  # (int8_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align_sync(cbufptr_uint8_t, g_uint8_t, 1, 1, 1, 1, True, 1, 1, 1)  # (uint8_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align_sync(cbufptr_hifloat8_t, g_hifloat8_t, 1, 1, 1, 1, True, 1, 1, 1)  # (hifloat8_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align_sync(cbufptr_int16_t, g_int16_t, 1, 1, 1, 1, True, 1, 1, 1)  # (int16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align_sync(cbufptr_uint16_t, g_uint16_t, 1, 1, 1, 1, True, 1, 1, 1)  # (uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align_sync(cbufptr_half, g_half, 1, 1, 1, 1, True, 1, 1, 1)  # (half, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align_sync(cbufptr_bfloat16_t, g_bfloat16_t, 1, 1, 1, 1, True, 1, 1, 1)  # (bfloat16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align_sync(cbufptr_int32_t, g_int32_t, 1, 1, 1, 1, True, 1, 1, 1)  # (int32_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align_sync(cbufptr_uint32_t, g_uint32_t, 1, 1, 1, 1, True, 1, 1, 1)  # (uint32_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_gm2l1_align_sync(cbufptr_float32_t, g_float32_t, 1, 1, 1, 1, True, 1, 1, 1)  # (float32_t, uint32_t, uint8_t, uint64_t)
+
+
+def check_asc_copy_gm2l1() -> None:
+    # asc_copy_gm2l1: every legal n_burst, pad_func_mode, src_stride combination, every form
+    asc_copy_gm2l1(None, g_uint8_t, 1, 1, 1, 1, 1)  # (uint32_t, uint8_t, uint64_t)
+
+
+def check_asc_copy_gm2l1_sync() -> None:
+    # asc_copy_gm2l1_sync: every legal n_burst, pad_func_mode, src_stride combination, every form
+    asc_copy_gm2l1_sync(None, g_uint8_t, 1, 1, 1, 1, 1)  # (uint32_t, uint8_t, uint64_t)
+
+
+def check_asc_copy_l0c2gm() -> None:
+    # asc_copy_l0c2gm: every legal dst_addr, src_addr, n_size, loop_dst_stride, l2_cache_ctl, quant_pre combination, every form
+    asc_copy_l0c2gm(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (bfloat16_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_bfloat16_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (bfloat16_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_float32_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (float32_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_fp8_e4m3fn_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e4m3fn_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_fp8_e4m3fn_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e4m3fn_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_fp8_e5m2_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e5m2_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_fp8_e5m2_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e5m2_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_half, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (half, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_half, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (half, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_hifloat8_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (hifloat8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_hifloat8_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (hifloat8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_int32_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (int32_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_int8_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (int8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_int8_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (int8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_uint8_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (uint8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm(g_uint8_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (uint8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+
+
+def check_asc_copy_l0c2gm_sync() -> None:
+    # asc_copy_l0c2gm_sync: every legal dst_addr, src_addr, n_size, loop_dst_stride, l2_cache_ctl, quant_pre combination, every form
+    asc_copy_l0c2gm_sync(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (bfloat16_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_bfloat16_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (bfloat16_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_float32_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (float32_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_fp8_e4m3fn_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e4m3fn_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_fp8_e4m3fn_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e4m3fn_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_fp8_e5m2_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e5m2_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_fp8_e5m2_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e5m2_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_half, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (half, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_half, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (half, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_hifloat8_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (hifloat8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_hifloat8_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (hifloat8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_int32_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (int32_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_int8_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (int8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_int8_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (int8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_uint8_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (uint8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2gm_sync(g_uint8_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (uint8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+
+
+def check_asc_copy_l0c2ub() -> None:
+    # asc_copy_l0c2ub: every legal T, src_addr, n_size, loop_dst_stride, dual_dst_ctl, quant_pre combination, every form
+    asc_copy_l0c2ub(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (bfloat16_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_bfloat16_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (bfloat16_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_float32_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (float32_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_fp8_e4m3fn_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e4m3fn_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_fp8_e4m3fn_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e4m3fn_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_fp8_e5m2_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e5m2_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_fp8_e5m2_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e5m2_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_half, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (half, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_half, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (half, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_hifloat8_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (hifloat8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_hifloat8_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (hifloat8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_int32_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (int32_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_int8_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (int8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_int8_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (int8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_uint8_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (uint8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub(p_uint8_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (uint8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+
+
+def check_asc_copy_l0c2ub_sync() -> None:
+    # asc_copy_l0c2ub_sync: every legal T, src_addr, n_size, loop_dst_stride, dual_dst_ctl, quant_pre combination, every form
+    asc_copy_l0c2ub_sync(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (bfloat16_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_bfloat16_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (bfloat16_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_float32_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (float32_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_fp8_e4m3fn_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e4m3fn_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_fp8_e4m3fn_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e4m3fn_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_fp8_e5m2_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e5m2_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_fp8_e5m2_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (fp8_e5m2_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_half, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (half, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_half, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (half, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_hifloat8_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (hifloat8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_hifloat8_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (hifloat8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_int32_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (int32_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_int8_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (int8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_int8_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (int8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_uint8_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (uint8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2ub_sync(p_uint8_t, ccptr_int32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # (uint8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+
+
+def check_asc_copy_l0c2l1() -> None:
+    # asc_copy_l0c2l1: every legal dst, src, n_size, dst_stride, clip_relu_pre, quant_pre combination, every form
+    asc_copy_l0c2l1(cbufptr_half, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1, True)  # (half, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2l1(cbufptr_int8_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1, True)  # (int8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2l1(cbufptr_uint8_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1, True)  # (uint8_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2l1(cbufptr_float32_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1, True)  # (float32_t, float32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2l1(cbufptr_half, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1, True)  # (half, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2l1(cbufptr_int8_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1, True)  # (int8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2l1(cbufptr_uint8_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1, True)  # (uint8_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+    asc_copy_l0c2l1(cbufptr_int32_t, ccptr_int32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1, True)  # (int32_t, int32_t, uint16_t, uint32_t, uint8_t, uint64_t)
+
+
+def check_asc_set_gm2l1_loop_size() -> None:
+    # asc_set_gm2l1_loop_size: every legal loop1_size combination, every form
+    asc_set_gm2l1_loop_size(1, 1)  # (uint64_t)
+
+
+def check_asc_set_gm2l1_loop1_stride() -> None:
+    # asc_set_gm2l1_loop1_stride: every legal loop1_src_stride combination, every form
+    asc_set_gm2l1_loop1_stride(1, 1)  # (uint64_t)
+
+
+def check_asc_set_gm2l1_loop2_stride() -> None:
+    # asc_set_gm2l1_loop2_stride: every legal loop2_src_stride combination, every form
+    asc_set_gm2l1_loop2_stride(1, 1)  # (uint64_t)
+
+
+def check_asc_set_gm2l1_pad() -> None:
+    # asc_set_gm2l1_pad: every legal pad_val combination, every form
+    asc_set_gm2l1_pad(1)  # (uint32_t)
+
+
+def check_asc_set_gm2l1_nz_para() -> None:
+    # asc_set_gm2l1_nz_para: every legal config combination, every form
+    asc_set_gm2l1_nz_para(1)  # (uint64_t)
+
+
+def check_asc_set_l0c2gm_nz2nd() -> None:
+    # asc_set_l0c2gm_nz2nd: every legal nd_num combination, every form
+    asc_set_l0c2gm_nz2nd(1, 1, 1)  # (uint64_t)
+
+
+def check_asc_set_l0c2gm_config() -> None:
+    # asc_set_l0c2gm_config: every legal relu_pre combination, every form
+    asc_set_l0c2gm_config(1, 1, True)  # (uint64_t)
+
+
+def check_asc_set_l0c2gm_channel_para() -> None:
+    # asc_set_l0c2gm_channel_para: every legal config combination, every form
+    asc_set_l0c2gm_channel_para(1)  # (uint64_t)
+
+
+def check_asc_set_l0c2gm_quant_post() -> None:
+    # asc_set_l0c2gm_quant_post: every legal config combination, every form
+    asc_set_l0c2gm_quant_post(1)  # (uint64_t)
+
+
+def check_asc_set_l0c2gm_relu_alpha() -> None:
+    # asc_set_l0c2gm_relu_alpha: every legal config combination, every form
+    asc_set_l0c2gm_relu_alpha(1)  # (uint64_t)
+
+
+def check_asc_set_l0c2gm_lrelu_alpha() -> None:
+    # asc_set_l0c2gm_lrelu_alpha: every legal config combination, every form
+    asc_set_l0c2gm_lrelu_alpha(1.5)  # (float32_t)
+
+
+def check_asc_set_l0c_copy_prequant() -> None:
+    # asc_set_l0c_copy_prequant: every legal config combination, every form
+    asc_set_l0c_copy_prequant(1)  # (uint64_t)
+
+
+def check_asc_copy_l12l0a_mx() -> None:
+    # asc_copy_l12l0a_mx: every legal dst, src, x_start_pos, x_step combination, every form
+    asc_copy_l12l0a_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1)  # (uint64_t, fp8_e8m0_t, uint16_t, uint8_t)
+
+
+def check_asc_copy_l12l0a_mx_sync() -> None:
+    # asc_copy_l12l0a_mx_sync: every legal dst, src, x_start_pos, x_step combination, every form
+    asc_copy_l12l0a_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1)  # (uint64_t, fp8_e8m0_t, uint16_t, uint8_t)
+
+
+def check_asc_copy_l12l0b_mx() -> None:
+    # asc_copy_l12l0b_mx: every legal dst, src, x_start_pos, x_step combination, every form
+    asc_copy_l12l0b_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1)  # (uint64_t, fp8_e8m0_t, uint16_t, uint8_t)
+
+
+def check_asc_copy_l12l0b_mx_sync() -> None:
+    # asc_copy_l12l0b_mx_sync: every legal dst, src, x_start_pos, x_step combination, every form
+    asc_copy_l12l0b_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1)  # (uint64_t, fp8_e8m0_t, uint16_t, uint8_t)
+
+
+def check_asc_mmad_mx() -> None:
+    # asc_mmad_mx: every legal c_matrix, a_matrix, b_matrix, left_height, unit_flag combination, every form
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp4x2_e1m2_t, fp4x2_e1m2_t, uint16_t, uint8_t)
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e2m1_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp4x2_e1m2_t, fp4x2_e2m1_t, uint16_t, uint8_t)
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e2m1_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp4x2_e2m1_t, fp4x2_e1m2_t, uint16_t, uint8_t)
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e2m1_t, cbptr_fp4x2_e2m1_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp4x2_e2m1_t, fp4x2_e2m1_t, uint16_t, uint8_t)
+    asc_mmad_mx(ccptr_float32_t, captr_fp8_e4m3fn_t, cbptr_fp8_e4m3fn_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e4m3fn_t, fp8_e4m3fn_t, uint16_t, uint8_t)
+    asc_mmad_mx(ccptr_float32_t, captr_fp8_e4m3fn_t, cbptr_fp8_e5m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e4m3fn_t, fp8_e5m2_t, uint16_t, uint8_t)
+    asc_mmad_mx(ccptr_float32_t, captr_fp8_e5m2_t, cbptr_fp8_e4m3fn_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e5m2_t, fp8_e4m3fn_t, uint16_t, uint8_t)
+    asc_mmad_mx(ccptr_float32_t, captr_fp8_e5m2_t, cbptr_fp8_e5m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e5m2_t, fp8_e5m2_t, uint16_t, uint8_t)
+
+
+def check_asc_mmad_mx_sync() -> None:
+    # asc_mmad_mx_sync: every legal c_matrix, a_matrix, b_matrix, left_height, unit_flag combination, every form
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp4x2_e1m2_t, fp4x2_e1m2_t, uint16_t, uint8_t)
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e2m1_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp4x2_e1m2_t, fp4x2_e2m1_t, uint16_t, uint8_t)
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e2m1_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp4x2_e2m1_t, fp4x2_e1m2_t, uint16_t, uint8_t)
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e2m1_t, cbptr_fp4x2_e2m1_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp4x2_e2m1_t, fp4x2_e2m1_t, uint16_t, uint8_t)
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp8_e4m3fn_t, cbptr_fp8_e4m3fn_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e4m3fn_t, fp8_e4m3fn_t, uint16_t, uint8_t)
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp8_e4m3fn_t, cbptr_fp8_e5m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e4m3fn_t, fp8_e5m2_t, uint16_t, uint8_t)
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp8_e5m2_t, cbptr_fp8_e4m3fn_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e5m2_t, fp8_e4m3fn_t, uint16_t, uint8_t)
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp8_e5m2_t, cbptr_fp8_e5m2_t, 1, 1, 1, 1, True, True, True)  # (float32_t, fp8_e5m2_t, fp8_e5m2_t, uint16_t, uint8_t)
 
 
 def check_asc_half2int4x2_rn() -> None:

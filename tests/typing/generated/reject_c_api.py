@@ -2,7 +2,7 @@
 # Regenerate with `nox -s stubs` (or `python tools/gen_stubs.py`).
 # Type test: checked by mypy and pyright (nox -s typing), never run.
 
-from typing import TYPE_CHECKING, assert_type, cast
+from typing import TYPE_CHECKING, Any, assert_type, cast
 
 from ascreg import GlobalMemory, Ref, UnifiedBuffer
 from ascreg._dtypes import (
@@ -32,6 +32,9 @@ from ascreg.c_api import (
     PIPE_S,
     VA0,
     addr_reg,
+    asc_fill_value_config,
+    asc_l13d_fmatrix_config,
+    asc_load3d_v2_config,
     asc_ndim_pad_count_config,
     asc_store_atomic_config,
     asc_update_addr_reg_b16,
@@ -135,12 +138,35 @@ from ascreg.c_api import (
     asc_clear_nthbit,
     asc_clz,
     asc_copy,
+    asc_copy_gm2l1,
+    asc_copy_gm2l1_align,
+    asc_copy_gm2l1_align_sync,
+    asc_copy_gm2l1_dn2nz,
+    asc_copy_gm2l1_dn2nz_sync,
+    asc_copy_gm2l1_nd2nz,
+    asc_copy_gm2l1_nd2nz_sync,
+    asc_copy_gm2l1_sync,
+    asc_copy_l0c2gm,
+    asc_copy_l0c2gm_sync,
+    asc_copy_l0c2l1,
+    asc_copy_l0c2ub,
+    asc_copy_l0c2ub_sync,
+    asc_copy_l12bt,
+    asc_copy_l12bt_sync,
+    asc_copy_l12fb,
+    asc_copy_l12fb_sync,
     asc_copy_l12l0a,
+    asc_copy_l12l0a_mx,
+    asc_copy_l12l0a_mx_sync,
     asc_copy_l12l0a_sync,
     asc_copy_l12l0a_transpose,
     asc_copy_l12l0a_transpose_sync,
     asc_copy_l12l0b,
+    asc_copy_l12l0b_mx,
+    asc_copy_l12l0b_mx_sync,
     asc_copy_l12l0b_sync,
+    asc_copy_l12l0b_trans,
+    asc_copy_l12l0b_trans_sync,
     asc_copy_l12l0b_transpose,
     asc_copy_l12l0b_transpose_sync,
     asc_copy_ub2l1,
@@ -181,6 +207,10 @@ from ascreg.c_api import (
     asc_e5m22float_v2,
     asc_e5m22float_v3,
     asc_e5m22float_v4,
+    asc_enable_fp8,
+    asc_enable_hf32,
+    asc_enable_hf32_trans,
+    asc_enable_hif8,
     asc_eq,
     asc_eq_scalar,
     asc_exp,
@@ -188,6 +218,8 @@ from ascreg.c_api import (
     asc_exp_sub_v2,
     asc_ffs,
     asc_ffz,
+    asc_fill_l1,
+    asc_fill_l1_sync,
     asc_float2bfloat16_rd,
     asc_float2bfloat16_rd_sat,
     asc_float2bfloat16_rd_sat_v2,
@@ -572,6 +604,10 @@ from ascreg.c_api import (
     asc_min,
     asc_min_scalar,
     asc_mmad,
+    asc_mmad_mx,
+    asc_mmad_mx_sync,
+    asc_mmad_s4,
+    asc_mmad_s4_sync,
     asc_mmad_sync,
     asc_mrgsort4,
     asc_mrgsort4_sync,
@@ -624,9 +660,30 @@ from ascreg.c_api import (
     asc_set_atomic_none,
     asc_set_ctrl,
     asc_set_ffts_base_addr,
+    asc_set_fp32_mode,
+    asc_set_gm2l1_loop1_stride,
+    asc_set_gm2l1_loop2_stride,
+    asc_set_gm2l1_loop_size,
+    asc_set_gm2l1_nz_para,
+    asc_set_gm2l1_pad,
     asc_set_gm2ub_loop1_stride,
     asc_set_gm2ub_loop2_stride,
     asc_set_gm2ub_loop_size,
+    asc_set_l0c2gm_channel_para,
+    asc_set_l0c2gm_config,
+    asc_set_l0c2gm_lrelu_alpha,
+    asc_set_l0c2gm_nz2nd,
+    asc_set_l0c2gm_quant_post,
+    asc_set_l0c2gm_relu_alpha,
+    asc_set_l0c_copy_prequant,
+    asc_set_l12l0_padding_val,
+    asc_set_l13d_fmatrix,
+    asc_set_l13d_fmatrix_b,
+    asc_set_l13d_padding,
+    asc_set_l13d_rpt,
+    asc_set_l3d_rpt_b,
+    asc_set_mmad_direction_m,
+    asc_set_mmad_direction_n,
     asc_set_ndim_loop0_stride,
     asc_set_ndim_loop1_stride,
     asc_set_ndim_loop2_stride,
@@ -744,7 +801,7 @@ from ascreg.c_api import (
     vector_uint64_t,
     vector_uint8_t,
 )
-from ascreg.machine.cube import CaPtr, CbPtr, CbufPtr, CcPtr
+from ascreg.machine.cube import CaPtr, CbPtr, CbufPtr, CcPtr, FbufPtr
 
 
 if TYPE_CHECKING:  # read by the checkers; importing the file runs nothing
@@ -757,6 +814,7 @@ if TYPE_CHECKING:  # read by the checkers; importing the file runs nothing
     assert_type(a, addr_reg)
     ul = vector_load_unalign()
     us = vector_store_unalign()
+    fb = cast(FbufPtr[Any], None)
     p_bool_ = ub.alloc(bool_, 256)
     pr_bool_ = Ref(p_bool_)
     g_bool_ = gm.alloc(bool_, 256)
@@ -910,6 +968,10 @@ if TYPE_CHECKING:  # read by the checkers; importing the file runs nothing
     captr_fp4x2_e1m2_t = cast(CaPtr[fp4x2_e1m2_t], None)
     cbptr_fp4x2_e1m2_t = cast(CbPtr[fp4x2_e1m2_t], None)
     ccptr_fp4x2_e1m2_t = cast(CcPtr[fp4x2_e1m2_t], None)
+    cbufptr_fp8_e8m0_t = cast(CbufPtr[fp8_e8m0_t], None)
+    captr_fp8_e8m0_t = cast(CaPtr[fp8_e8m0_t], None)
+    cbptr_fp8_e8m0_t = cast(CbPtr[fp8_e8m0_t], None)
+    ccptr_fp8_e8m0_t = cast(CcPtr[fp8_e8m0_t], None)
 
 
 def check_asc_loadalign() -> None:
@@ -13838,6 +13900,562 @@ def check_asc_mmad_sync() -> None:
     asc_mmad_sync(ccptr_int32_t, captr_int8_t, cbptr_int8_t, 1, 1, 1, 1, 1.5, True, True)  # type: ignore[call-overload]  # pyright: ignore  # disable_gemv: 1.5
     asc_mmad_sync(ccptr_int32_t, captr_int8_t, cbptr_int8_t, 1, 1, 1, 1, True, 1.5, True)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix_source: 1.5
     asc_mmad_sync(ccptr_int32_t, captr_int8_t, cbptr_int8_t, 1, 1, 1, 1, True, True, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix_init_val: 1.5
+
+
+def check_asc_copy_l12bt() -> None:
+    # asc_copy_l12bt: every illegal combination of src, dst, size, conv_control, every form
+    asc_copy_l12bt(1.5, cbufptr_bfloat16_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst: 1.5
+    asc_copy_l12bt(1, g_uint8_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12bt(1, cbufptr_bfloat16_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # size: 1.5
+
+
+def check_asc_copy_l12bt_sync() -> None:
+    # asc_copy_l12bt_sync: every illegal combination of src, dst, size, every form
+    asc_copy_l12bt_sync(1.5, cbufptr_bfloat16_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst: 1.5
+    asc_copy_l12bt_sync(1, g_uint8_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12bt_sync(1, cbufptr_bfloat16_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # size: 1.5
+
+
+def check_asc_copy_l12fb() -> None:
+    # asc_copy_l12fb: every illegal combination of size, n_burst, every form
+    asc_copy_l12fb(g_uint8_t, None, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_l12fb(fb, None, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # size: 1.5
+
+
+def check_asc_copy_l12fb_sync() -> None:
+    # asc_copy_l12fb_sync: every illegal combination of size, every form
+    asc_copy_l12fb_sync(g_uint8_t, None, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_l12fb_sync(fb, None, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # size: 1.5
+
+
+def check_asc_fill_l1() -> None:
+    # asc_fill_l1: every illegal combination of dst, value, every form
+    asc_fill_l1(g_uint8_t, 1, asc_fill_value_config())  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_fill_l1(cbufptr_int16_t, None, asc_fill_value_config())  # type: ignore[call-overload]  # pyright: ignore  # value: None
+    asc_fill_l1(cbufptr_int16_t, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # config: 1
+
+
+def check_asc_fill_l1_sync() -> None:
+    # asc_fill_l1_sync: every illegal combination of dst, value, every form
+    asc_fill_l1_sync(g_uint8_t, 1, asc_fill_value_config())  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_fill_l1_sync(cbufptr_int16_t, None, asc_fill_value_config())  # type: ignore[call-overload]  # pyright: ignore  # value: None
+    asc_fill_l1_sync(cbufptr_int16_t, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # config: 1
+
+
+def check_asc_copy_l12l0b_trans() -> None:
+    # asc_copy_l12l0b_trans: every illegal combination of dst, index_id, repeat, every form
+    asc_copy_l12l0b_trans(g_uint8_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_l12l0b_trans(cbptr_bfloat16_t, g_uint8_t, 1, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12l0b_trans(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1.5, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # index_id: 1.5
+    asc_copy_l12l0b_trans(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1.5, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # repeat: 1.5
+    asc_copy_l12l0b_trans(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1.5, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # src_stride: 1.5
+    asc_copy_l12l0b_trans(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1.5, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst_gap: 1.5
+    asc_copy_l12l0b_trans(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1.5, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst_frac_gap: 1.5
+    asc_copy_l12l0b_trans(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # src_frac_gap: 1.5
+
+
+def check_asc_copy_l12l0b_trans_sync() -> None:
+    # asc_copy_l12l0b_trans_sync: every illegal combination of dst, index_id, repeat, every form
+    asc_copy_l12l0b_trans_sync(g_uint8_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_l12l0b_trans_sync(cbptr_bfloat16_t, g_uint8_t, 1, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12l0b_trans_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1.5, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # index_id: 1.5
+    asc_copy_l12l0b_trans_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1.5, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # repeat: 1.5
+    asc_copy_l12l0b_trans_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1.5, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # src_stride: 1.5
+    asc_copy_l12l0b_trans_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1.5, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst_gap: 1.5
+    asc_copy_l12l0b_trans_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1.5, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst_frac_gap: 1.5
+    asc_copy_l12l0b_trans_sync(cbptr_bfloat16_t, cbufptr_bfloat16_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # src_frac_gap: 1.5
+
+
+def check_asc_enable_hf32_trans() -> None:
+    # asc_enable_hf32_trans: every illegal combination of mode, every form
+    asc_enable_hf32_trans(1.5)  # type: ignore[arg-type]  # pyright: ignore  # mode: 1.5
+
+
+def check_asc_mmad_s4() -> None:
+    # asc_mmad_s4: every illegal combination of c_matrix, a_matrix, left_height, unit_flag, every form
+    asc_mmad_s4(g_uint8_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # c_matrix: g_uint8_t
+    asc_mmad_s4(ccptr_int32_t, g_uint8_t, cbptr_int4b_t, 1, 1, 1, 1, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # a_matrix: g_uint8_t
+    asc_mmad_s4(ccptr_int32_t, captr_int4b_t, g_uint8_t, 1, 1, 1, 1, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # b_matrix: g_uint8_t
+    asc_mmad_s4(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1.5, 1, 1, 1, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # left_height: 1.5
+    asc_mmad_s4(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1.5, 1, 1, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # n_dim: 1.5
+    asc_mmad_s4(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1.5, 1, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # right_width: 1.5
+    asc_mmad_s4(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1.5, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # unit_flag: 1.5
+    asc_mmad_s4(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1, 1.5, True, True)  # type: ignore[arg-type]  # pyright: ignore  # k_direction_align: 1.5
+    asc_mmad_s4(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1, True, 1.5, True)  # type: ignore[arg-type]  # pyright: ignore  # c_matrix_source: 1.5
+    asc_mmad_s4(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1, True, True, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # c_matrix_init_val: 1.5
+
+
+def check_asc_mmad_s4_sync() -> None:
+    # asc_mmad_s4_sync: every illegal combination of c_matrix, a_matrix, left_height, unit_flag, every form
+    asc_mmad_s4_sync(g_uint8_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # c_matrix: g_uint8_t
+    asc_mmad_s4_sync(ccptr_int32_t, g_uint8_t, cbptr_int4b_t, 1, 1, 1, 1, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # a_matrix: g_uint8_t
+    asc_mmad_s4_sync(ccptr_int32_t, captr_int4b_t, g_uint8_t, 1, 1, 1, 1, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # b_matrix: g_uint8_t
+    asc_mmad_s4_sync(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1.5, 1, 1, 1, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # left_height: 1.5
+    asc_mmad_s4_sync(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1.5, 1, 1, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # n_dim: 1.5
+    asc_mmad_s4_sync(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1.5, 1, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # right_width: 1.5
+    asc_mmad_s4_sync(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1.5, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # unit_flag: 1.5
+    asc_mmad_s4_sync(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1, 1.5, True, True)  # type: ignore[arg-type]  # pyright: ignore  # k_direction_align: 1.5
+    asc_mmad_s4_sync(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1, True, 1.5, True)  # type: ignore[arg-type]  # pyright: ignore  # c_matrix_source: 1.5
+    asc_mmad_s4_sync(ccptr_int32_t, captr_int4b_t, cbptr_int4b_t, 1, 1, 1, 1, True, True, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # c_matrix_init_val: 1.5
+
+
+def check_asc_set_l13d_fmatrix() -> None:
+    # asc_set_l13d_fmatrix: every illegal combination of T, every form
+    asc_set_l13d_fmatrix(1)  # type: ignore[arg-type]  # pyright: ignore  # config: 1
+
+
+def check_asc_set_l13d_fmatrix_b() -> None:
+    # asc_set_l13d_fmatrix_b: every illegal combination of T, every form
+    asc_set_l13d_fmatrix_b(1)  # type: ignore[arg-type]  # pyright: ignore  # config: 1
+
+
+def check_asc_set_l13d_padding() -> None:
+    # asc_set_l13d_padding: every illegal combination of config, every form
+    asc_set_l13d_padding(None)  # type: ignore[call-overload]  # pyright: ignore  # config: None
+
+
+def check_asc_set_l13d_rpt() -> None:
+    # asc_set_l13d_rpt: every illegal combination of T, every form
+    asc_set_l13d_rpt(1)  # type: ignore[arg-type]  # pyright: ignore  # config: 1
+
+
+def check_asc_set_l3d_rpt_b() -> None:
+    # asc_set_l3d_rpt_b: every illegal combination of config, every form
+    asc_set_l3d_rpt_b(1.5)  # type: ignore[arg-type]  # pyright: ignore  # config: 1.5
+
+
+def check_asc_set_l12l0_padding_val() -> None:
+    # asc_set_l12l0_padding_val: every illegal combination of config, every form
+    asc_set_l12l0_padding_val(1.5)  # type: ignore[arg-type]  # pyright: ignore  # config: 1.5
+
+
+def check_asc_copy_gm2l1_nd2nz() -> None:
+    # asc_copy_gm2l1_nd2nz: every illegal combination of dst, loop1_src_stride, l2_cache_ctl, n_value, d_value, every form
+    asc_copy_gm2l1_nd2nz(g_uint8_t, g_int8_t, 1, 1, 1, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_gm2l1_nd2nz(cbufptr_int8_t, g_bool_, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_bool_
+    asc_copy_gm2l1_nd2nz(cbufptr_int8_t, g_fp8_e8m0_t, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp8_e8m0_t
+    asc_copy_gm2l1_nd2nz(cbufptr_int8_t, g_int4x2_t, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_int4x2_t
+    asc_copy_gm2l1_nd2nz(cbufptr_int8_t, g_fp4x2_e2m1_t, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp4x2_e2m1_t
+    asc_copy_gm2l1_nd2nz(cbufptr_int8_t, g_fp4x2_e1m2_t, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp4x2_e1m2_t
+    asc_copy_gm2l1_nd2nz(cbufptr_int8_t, g_int64_t, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_int64_t
+    asc_copy_gm2l1_nd2nz(cbufptr_int8_t, g_uint64_t, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint64_t
+    asc_copy_gm2l1_nd2nz(cbufptr_int8_t, p_uint64_t, 1, 1, 1, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # src: p_uint64_t
+    asc_copy_gm2l1_nd2nz(cbufptr_int8_t, g_int8_t, 1.5, 1, 1, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # loop1_src_stride: 1.5
+    asc_copy_gm2l1_nd2nz(cbufptr_int8_t, g_int8_t, 1, 1.5, 1, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # l2_cache_ctl: 1.5
+    asc_copy_gm2l1_nd2nz(cbufptr_int8_t, g_int8_t, 1, 1, 1.5, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # n_value: 1.5
+    asc_copy_gm2l1_nd2nz(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1.5, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # d_value: 1.5
+    asc_copy_gm2l1_nd2nz(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, 1.5, True)  # type: ignore[call-overload]  # pyright: ignore  # loop4_src_stride: 1.5
+    asc_copy_gm2l1_nd2nz(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # smallc0_en: 1.5
+
+
+def check_asc_copy_gm2l1_nd2nz_sync() -> None:
+    # asc_copy_gm2l1_nd2nz_sync: every illegal combination of dst, loop1_src_stride, l2_cache_ctl, n_value, d_value, every form
+    asc_copy_gm2l1_nd2nz_sync(g_uint8_t, g_int8_t, 1, 1, 1, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_int8_t, g_bool_, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_bool_
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_int8_t, g_fp8_e8m0_t, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp8_e8m0_t
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_int8_t, g_int4x2_t, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_int4x2_t
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_int8_t, g_fp4x2_e2m1_t, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp4x2_e2m1_t
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_int8_t, g_fp4x2_e1m2_t, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp4x2_e1m2_t
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_int8_t, g_int64_t, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_int64_t
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_int8_t, g_uint64_t, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint64_t
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_int8_t, p_uint64_t, 1, 1, 1, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # src: p_uint64_t
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_int8_t, g_int8_t, 1.5, 1, 1, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # loop1_src_stride: 1.5
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_int8_t, g_int8_t, 1, 1.5, 1, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # l2_cache_ctl: 1.5
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1.5, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # n_value: 1.5
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1.5, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # d_value: 1.5
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, 1.5, True)  # type: ignore[call-overload]  # pyright: ignore  # loop4_src_stride: 1.5
+    asc_copy_gm2l1_nd2nz_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # smallc0_en: 1.5
+
+
+def check_asc_copy_gm2l1_dn2nz() -> None:
+    # asc_copy_gm2l1_dn2nz: every illegal combination of dst, loop1_src_stride, l2_cache_ctl, n_value, d_value, every form
+    asc_copy_gm2l1_dn2nz(g_uint8_t, g_int8_t, 1, 1, 1, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_gm2l1_dn2nz(cbufptr_int8_t, g_bool_, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_bool_
+    asc_copy_gm2l1_dn2nz(cbufptr_int8_t, g_fp8_e8m0_t, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp8_e8m0_t
+    asc_copy_gm2l1_dn2nz(cbufptr_int8_t, g_int4x2_t, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_int4x2_t
+    asc_copy_gm2l1_dn2nz(cbufptr_int8_t, g_fp4x2_e2m1_t, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp4x2_e2m1_t
+    asc_copy_gm2l1_dn2nz(cbufptr_int8_t, g_fp4x2_e1m2_t, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp4x2_e1m2_t
+    asc_copy_gm2l1_dn2nz(cbufptr_int8_t, g_int64_t, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_int64_t
+    asc_copy_gm2l1_dn2nz(cbufptr_int8_t, g_uint64_t, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint64_t
+    asc_copy_gm2l1_dn2nz(cbufptr_int8_t, p_uint64_t, 1, 1, 1, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # src: p_uint64_t
+    asc_copy_gm2l1_dn2nz(cbufptr_int8_t, g_int8_t, 1.5, 1, 1, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # loop1_src_stride: 1.5
+    asc_copy_gm2l1_dn2nz(cbufptr_int8_t, g_int8_t, 1, 1.5, 1, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # l2_cache_ctl: 1.5
+    asc_copy_gm2l1_dn2nz(cbufptr_int8_t, g_int8_t, 1, 1, 1.5, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # n_value: 1.5
+    asc_copy_gm2l1_dn2nz(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1.5, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # d_value: 1.5
+    asc_copy_gm2l1_dn2nz(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, 1.5, True)  # type: ignore[call-overload]  # pyright: ignore  # loop4_src_stride: 1.5
+    asc_copy_gm2l1_dn2nz(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # smallc0_en: 1.5
+
+
+def check_asc_copy_gm2l1_dn2nz_sync() -> None:
+    # asc_copy_gm2l1_dn2nz_sync: every illegal combination of dst, loop1_src_stride, l2_cache_ctl, n_value, d_value, every form
+    asc_copy_gm2l1_dn2nz_sync(g_uint8_t, g_int8_t, 1, 1, 1, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_int8_t, g_bool_, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_bool_
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_int8_t, g_fp8_e8m0_t, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp8_e8m0_t
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_int8_t, g_int4x2_t, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_int4x2_t
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_int8_t, g_fp4x2_e2m1_t, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp4x2_e2m1_t
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_int8_t, g_fp4x2_e1m2_t, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp4x2_e1m2_t
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_int8_t, g_int64_t, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_int64_t
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_int8_t, g_uint64_t, 1, 1, 1, 1, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint64_t
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_int8_t, p_uint64_t, 1, 1, 1, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # src: p_uint64_t
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_int8_t, g_int8_t, 1.5, 1, 1, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # loop1_src_stride: 1.5
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_int8_t, g_int8_t, 1, 1.5, 1, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # l2_cache_ctl: 1.5
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1.5, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # n_value: 1.5
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1.5, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # d_value: 1.5
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, 1.5, True)  # type: ignore[call-overload]  # pyright: ignore  # loop4_src_stride: 1.5
+    asc_copy_gm2l1_dn2nz_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # smallc0_en: 1.5
+
+
+def check_asc_copy_gm2l1_align() -> None:
+    # asc_copy_gm2l1_align: every illegal combination of dst, n_burst, left_padding_count, burst_src_stride, every form
+    asc_copy_gm2l1_align(g_uint8_t, g_int8_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_bool_, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_bool_
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_fp8_e4m3fn_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp8_e4m3fn_t
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_fp8_e5m2_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp8_e5m2_t
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_fp8_e8m0_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp8_e8m0_t
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_int4x2_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_int4x2_t
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_fp4x2_e2m1_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp4x2_e2m1_t
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_fp4x2_e1m2_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp4x2_e1m2_t
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_int64_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_int64_t
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_uint64_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint64_t
+    asc_copy_gm2l1_align(cbufptr_int8_t, p_uint64_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # src: p_uint64_t
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_int8_t, 1.5, 1, 1, 1, True, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # n_burst: 1.5
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_int8_t, 1, 1.5, 1, 1, True, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # len_burst: 1.5
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_int8_t, 1, 1, 1.5, 1, True, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # left_padding_count: 1.5
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1.5, True, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # right_padding_count: 1.5
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, 1.5, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # data_select_bit: 1.5
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, True, 1.5, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # l2_cache_ctl: 1.5
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, True, 1, 1.5, 1)  # type: ignore[call-overload]  # pyright: ignore  # burst_src_stride: 1.5
+    asc_copy_gm2l1_align(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, True, 1, 1, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # burst_dst_stride: 1.5
+
+
+def check_asc_copy_gm2l1_align_sync() -> None:
+    # asc_copy_gm2l1_align_sync: every illegal combination of dst, n_burst, left_padding_count, burst_src_stride, every form
+    asc_copy_gm2l1_align_sync(g_uint8_t, g_int8_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_bool_, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_bool_
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_fp8_e4m3fn_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp8_e4m3fn_t
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_fp8_e5m2_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp8_e5m2_t
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_fp8_e8m0_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp8_e8m0_t
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_int4x2_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_int4x2_t
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_fp4x2_e2m1_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp4x2_e2m1_t
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_fp4x2_e1m2_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_fp4x2_e1m2_t
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_int64_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_int64_t
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_uint64_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint64_t
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, p_uint64_t, 1, 1, 1, 1, True, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # src: p_uint64_t
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_int8_t, 1.5, 1, 1, 1, True, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # n_burst: 1.5
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_int8_t, 1, 1.5, 1, 1, True, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # len_burst: 1.5
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1.5, 1, True, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # left_padding_count: 1.5
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1.5, True, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # right_padding_count: 1.5
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, 1.5, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # data_select_bit: 1.5
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, True, 1.5, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # l2_cache_ctl: 1.5
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, True, 1, 1.5, 1)  # type: ignore[call-overload]  # pyright: ignore  # burst_src_stride: 1.5
+    asc_copy_gm2l1_align_sync(cbufptr_int8_t, g_int8_t, 1, 1, 1, 1, True, 1, 1, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # burst_dst_stride: 1.5
+
+
+def check_asc_copy_gm2l1() -> None:
+    # asc_copy_gm2l1: every illegal combination of n_burst, pad_func_mode, src_stride, every form
+    asc_copy_gm2l1(None, p_uint8_t, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: p_uint8_t
+    asc_copy_gm2l1(None, g_uint8_t, 1.5, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # n_burst: 1.5
+    asc_copy_gm2l1(None, g_uint8_t, 1, 1.5, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # len_burst: 1.5
+    asc_copy_gm2l1(None, g_uint8_t, 1, 1, 1.5, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # pad_func_mode: 1.5
+    asc_copy_gm2l1(None, g_uint8_t, 1, 1, 1, 1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    asc_copy_gm2l1(None, g_uint8_t, 1, 1, 1, 1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+
+
+def check_asc_copy_gm2l1_sync() -> None:
+    # asc_copy_gm2l1_sync: every illegal combination of n_burst, pad_func_mode, src_stride, every form
+    asc_copy_gm2l1_sync(None, p_uint8_t, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: p_uint8_t
+    asc_copy_gm2l1_sync(None, g_uint8_t, 1.5, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # n_burst: 1.5
+    asc_copy_gm2l1_sync(None, g_uint8_t, 1, 1.5, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # len_burst: 1.5
+    asc_copy_gm2l1_sync(None, g_uint8_t, 1, 1, 1.5, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # pad_func_mode: 1.5
+    asc_copy_gm2l1_sync(None, g_uint8_t, 1, 1, 1, 1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    asc_copy_gm2l1_sync(None, g_uint8_t, 1, 1, 1, 1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+
+
+def check_asc_copy_l0c2gm() -> None:
+    # asc_copy_l0c2gm: every illegal combination of dst_addr, src_addr, n_size, loop_dst_stride, l2_cache_ctl, quant_pre, every form
+    asc_copy_l0c2gm(g_bool_, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_addr: g_bool_
+    asc_copy_l0c2gm(g_fp8_e8m0_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_addr: g_fp8_e8m0_t
+    asc_copy_l0c2gm(g_int4x2_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_addr: g_int4x2_t
+    asc_copy_l0c2gm(g_fp4x2_e2m1_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_addr: g_fp4x2_e2m1_t
+    asc_copy_l0c2gm(g_fp4x2_e1m2_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_addr: g_fp4x2_e1m2_t
+    asc_copy_l0c2gm(g_int16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_addr: g_int16_t
+    asc_copy_l0c2gm(g_uint16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_addr: g_uint16_t
+    asc_copy_l0c2gm(g_uint32_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_addr: g_uint32_t
+    asc_copy_l0c2gm(g_int64_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_addr: g_int64_t
+    asc_copy_l0c2gm(g_uint64_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_addr: g_uint64_t
+    asc_copy_l0c2gm(p_uint64_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # dst_addr: p_uint64_t
+    asc_copy_l0c2gm(g_bfloat16_t, g_uint8_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # src_addr: g_uint8_t
+    asc_copy_l0c2gm(g_bfloat16_t, ccptr_float32_t, 1.5, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # n_size: 1.5
+    asc_copy_l0c2gm(g_bfloat16_t, ccptr_float32_t, 1, 1.5, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # m_size: 1.5
+    asc_copy_l0c2gm(g_bfloat16_t, ccptr_float32_t, 1, 1, 1.5, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # loop_dst_stride: 1.5
+    asc_copy_l0c2gm(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1.5, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # loop_src_stride: 1.5
+    asc_copy_l0c2gm(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1.5, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # l2_cache_ctl: 1.5
+    asc_copy_l0c2gm(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1.5, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # clip_relu_pre: 1.5
+    asc_copy_l0c2gm(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1.5, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # unit_flag_ctl: 1.5
+    asc_copy_l0c2gm(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1.5, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # quant_pre: 1.5
+    asc_copy_l0c2gm(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1.5, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # relu_pre: 1.5
+    asc_copy_l0c2gm(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1.5, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # split_en: 1.5
+    asc_copy_l0c2gm(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, 1.5, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # nz2nd_en: 1.5
+    asc_copy_l0c2gm(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1.5, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # quant_post: 1.5
+    asc_copy_l0c2gm(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1.5, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # relu_post: 1.5
+    asc_copy_l0c2gm(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, 1.5, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # clip_relu_post: 1.5
+    asc_copy_l0c2gm(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1.5, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # eltwise_op: 1.5
+    asc_copy_l0c2gm(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1.5, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # eltwise_antq_en: 1.5
+    asc_copy_l0c2gm(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, 1.5, True, True)  # type: ignore[call-overload]  # pyright: ignore  # c0_pad_en: 1.5
+    asc_copy_l0c2gm(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, 1.5, True)  # type: ignore[call-overload]  # pyright: ignore  # broadcast_en: 1.5
+    asc_copy_l0c2gm(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # nz2dn_en: 1.5
+
+
+def check_asc_copy_l0c2gm_sync() -> None:
+    # asc_copy_l0c2gm_sync: every illegal combination of dst_addr, src_addr, n_size, loop_dst_stride, l2_cache_ctl, quant_pre, every form
+    asc_copy_l0c2gm_sync(g_bool_, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_addr: g_bool_
+    asc_copy_l0c2gm_sync(g_fp8_e8m0_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_addr: g_fp8_e8m0_t
+    asc_copy_l0c2gm_sync(g_int4x2_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_addr: g_int4x2_t
+    asc_copy_l0c2gm_sync(g_fp4x2_e2m1_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_addr: g_fp4x2_e2m1_t
+    asc_copy_l0c2gm_sync(g_fp4x2_e1m2_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_addr: g_fp4x2_e1m2_t
+    asc_copy_l0c2gm_sync(g_int16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_addr: g_int16_t
+    asc_copy_l0c2gm_sync(g_uint16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_addr: g_uint16_t
+    asc_copy_l0c2gm_sync(g_uint32_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_addr: g_uint32_t
+    asc_copy_l0c2gm_sync(g_int64_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_addr: g_int64_t
+    asc_copy_l0c2gm_sync(g_uint64_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_addr: g_uint64_t
+    asc_copy_l0c2gm_sync(p_uint64_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # dst_addr: p_uint64_t
+    asc_copy_l0c2gm_sync(g_bfloat16_t, g_uint8_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # src_addr: g_uint8_t
+    asc_copy_l0c2gm_sync(g_bfloat16_t, ccptr_float32_t, 1.5, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # n_size: 1.5
+    asc_copy_l0c2gm_sync(g_bfloat16_t, ccptr_float32_t, 1, 1.5, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # m_size: 1.5
+    asc_copy_l0c2gm_sync(g_bfloat16_t, ccptr_float32_t, 1, 1, 1.5, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # loop_dst_stride: 1.5
+    asc_copy_l0c2gm_sync(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1.5, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # loop_src_stride: 1.5
+    asc_copy_l0c2gm_sync(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1.5, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # l2_cache_ctl: 1.5
+    asc_copy_l0c2gm_sync(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1.5, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # clip_relu_pre: 1.5
+    asc_copy_l0c2gm_sync(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1.5, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # unit_flag_ctl: 1.5
+    asc_copy_l0c2gm_sync(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1.5, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # quant_pre: 1.5
+    asc_copy_l0c2gm_sync(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1.5, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # relu_pre: 1.5
+    asc_copy_l0c2gm_sync(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1.5, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # split_en: 1.5
+    asc_copy_l0c2gm_sync(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, 1.5, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # nz2nd_en: 1.5
+    asc_copy_l0c2gm_sync(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1.5, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # quant_post: 1.5
+    asc_copy_l0c2gm_sync(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1.5, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # relu_post: 1.5
+    asc_copy_l0c2gm_sync(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, 1.5, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # clip_relu_post: 1.5
+    asc_copy_l0c2gm_sync(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1.5, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # eltwise_op: 1.5
+    asc_copy_l0c2gm_sync(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1.5, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # eltwise_antq_en: 1.5
+    asc_copy_l0c2gm_sync(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, 1.5, True, True)  # type: ignore[call-overload]  # pyright: ignore  # c0_pad_en: 1.5
+    asc_copy_l0c2gm_sync(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, 1.5, True)  # type: ignore[call-overload]  # pyright: ignore  # broadcast_en: 1.5
+    asc_copy_l0c2gm_sync(g_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # nz2dn_en: 1.5
+
+
+def check_asc_copy_l0c2ub() -> None:
+    # asc_copy_l0c2ub: every illegal combination of T, src_addr, n_size, loop_dst_stride, dual_dst_ctl, quant_pre, every form
+    asc_copy_l0c2ub(g_uint8_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # dst_addr: g_uint8_t
+    asc_copy_l0c2ub(p_bfloat16_t, g_uint8_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # src_addr: g_uint8_t
+    asc_copy_l0c2ub(p_bfloat16_t, ccptr_float32_t, 1.5, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # n_size: 1.5
+    asc_copy_l0c2ub(p_bfloat16_t, ccptr_float32_t, 1, 1.5, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # m_size: 1.5
+    asc_copy_l0c2ub(p_bfloat16_t, ccptr_float32_t, 1, 1, 1.5, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # loop_dst_stride: 1.5
+    asc_copy_l0c2ub(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1.5, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # loop_src_stride: 1.5
+    asc_copy_l0c2ub(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1.5, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # dual_dst_ctl: 1.5
+    asc_copy_l0c2ub(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1.5, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # sub_blockid: 1.5
+    asc_copy_l0c2ub(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1.5, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # clip_relu_pre: 1.5
+    asc_copy_l0c2ub(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1.5, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # unit_flag_ctl: 1.5
+    asc_copy_l0c2ub(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1.5, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # quant_pre: 1.5
+    asc_copy_l0c2ub(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1.5, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # relu_pre: 1.5
+    asc_copy_l0c2ub(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, 1.5, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # split_en: 1.5
+    asc_copy_l0c2ub(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, 1.5, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # nz2nd_en: 1.5
+    asc_copy_l0c2ub(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1.5, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # quant_post: 1.5
+    asc_copy_l0c2ub(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1.5, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # relu_post: 1.5
+    asc_copy_l0c2ub(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, 1.5, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # clip_relu_post: 1.5
+    asc_copy_l0c2ub(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1.5, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # eltwise_op: 1.5
+    asc_copy_l0c2ub(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1.5, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # eltwise_antq_en: 1.5
+    asc_copy_l0c2ub(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, 1.5, True, True)  # type: ignore[call-overload]  # pyright: ignore  # c0_pad_en: 1.5
+    asc_copy_l0c2ub(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, 1.5, True)  # type: ignore[call-overload]  # pyright: ignore  # broadcast_en: 1.5
+    asc_copy_l0c2ub(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # nz2dn_en: 1.5
+
+
+def check_asc_copy_l0c2ub_sync() -> None:
+    # asc_copy_l0c2ub_sync: every illegal combination of T, src_addr, n_size, loop_dst_stride, dual_dst_ctl, quant_pre, every form
+    asc_copy_l0c2ub_sync(g_uint8_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # dst_addr: g_uint8_t
+    asc_copy_l0c2ub_sync(p_bfloat16_t, g_uint8_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # src_addr: g_uint8_t
+    asc_copy_l0c2ub_sync(p_bfloat16_t, ccptr_float32_t, 1.5, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # n_size: 1.5
+    asc_copy_l0c2ub_sync(p_bfloat16_t, ccptr_float32_t, 1, 1.5, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # m_size: 1.5
+    asc_copy_l0c2ub_sync(p_bfloat16_t, ccptr_float32_t, 1, 1, 1.5, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # loop_dst_stride: 1.5
+    asc_copy_l0c2ub_sync(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1.5, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # loop_src_stride: 1.5
+    asc_copy_l0c2ub_sync(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1.5, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # dual_dst_ctl: 1.5
+    asc_copy_l0c2ub_sync(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1.5, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # sub_blockid: 1.5
+    asc_copy_l0c2ub_sync(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1.5, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # clip_relu_pre: 1.5
+    asc_copy_l0c2ub_sync(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1.5, 1, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # unit_flag_ctl: 1.5
+    asc_copy_l0c2ub_sync(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1.5, 1, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # quant_pre: 1.5
+    asc_copy_l0c2ub_sync(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1.5, True, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # relu_pre: 1.5
+    asc_copy_l0c2ub_sync(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, 1.5, True, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # split_en: 1.5
+    asc_copy_l0c2ub_sync(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, 1.5, 1, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # nz2nd_en: 1.5
+    asc_copy_l0c2ub_sync(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1.5, 1, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # quant_post: 1.5
+    asc_copy_l0c2ub_sync(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1.5, True, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # relu_post: 1.5
+    asc_copy_l0c2ub_sync(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, 1.5, 1, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # clip_relu_post: 1.5
+    asc_copy_l0c2ub_sync(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1.5, True, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # eltwise_op: 1.5
+    asc_copy_l0c2ub_sync(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1.5, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # eltwise_antq_en: 1.5
+    asc_copy_l0c2ub_sync(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, 1.5, True, True)  # type: ignore[call-overload]  # pyright: ignore  # c0_pad_en: 1.5
+    asc_copy_l0c2ub_sync(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, 1.5, True)  # type: ignore[call-overload]  # pyright: ignore  # broadcast_en: 1.5
+    asc_copy_l0c2ub_sync(p_bfloat16_t, ccptr_float32_t, 1, 1, 1, 1, 1, True, 1, 1, 1, 1, True, True, 1, 1, True, 1, True, True, True, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # nz2dn_en: 1.5
+
+
+def check_asc_copy_l0c2l1() -> None:
+    # asc_copy_l0c2l1: every illegal combination of dst, src, n_size, dst_stride, clip_relu_pre, quant_pre, every form
+    asc_copy_l0c2l1(g_uint8_t, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_l0c2l1(cbufptr_half, g_uint8_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l0c2l1(cbufptr_half, ccptr_float32_t, 1.5, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # n_size: 1.5
+    asc_copy_l0c2l1(cbufptr_half, ccptr_float32_t, 1, 1.5, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # m_size: 1.5
+    asc_copy_l0c2l1(cbufptr_half, ccptr_float32_t, 1, 1, 1.5, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # dst_stride: 1.5
+    asc_copy_l0c2l1(cbufptr_half, ccptr_float32_t, 1, 1, 1, 1.5, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # src_stride: 1.5
+    asc_copy_l0c2l1(cbufptr_half, ccptr_float32_t, 1, 1, 1, 1, 1.5, 1, 1, 1, True, True, 1, 1, True, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # clip_relu_pre: 1.5
+    asc_copy_l0c2l1(cbufptr_half, ccptr_float32_t, 1, 1, 1, 1, 1, 1.5, 1, 1, True, True, 1, 1, True, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # unit_flag_mode: 1.5
+    asc_copy_l0c2l1(cbufptr_half, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1.5, 1, True, True, 1, 1, True, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # quant_pre: 1.5
+    asc_copy_l0c2l1(cbufptr_half, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1.5, True, True, 1, 1, True, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # relu_pre: 1.5
+    asc_copy_l0c2l1(cbufptr_half, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, 1.5, True, 1, 1, True, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # channel_split: 1.5
+    asc_copy_l0c2l1(cbufptr_half, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, 1.5, 1, 1, True, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # nz2nd_en: 1.5
+    asc_copy_l0c2l1(cbufptr_half, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1.5, 1, True, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # quant_post: 1.5
+    asc_copy_l0c2l1(cbufptr_half, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1.5, True, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # relu_post: 1.5
+    asc_copy_l0c2l1(cbufptr_half, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, 1.5, 1, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # clip_relu_post: 1.5
+    asc_copy_l0c2l1(cbufptr_half, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1.5, 1, True)  # type: ignore[call-overload]  # pyright: ignore  # eltwise_op: 1.5
+    asc_copy_l0c2l1(cbufptr_half, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1.5, True)  # type: ignore[call-overload]  # pyright: ignore  # eltwise_antq_en: 1.5
+    asc_copy_l0c2l1(cbufptr_half, ccptr_float32_t, 1, 1, 1, 1, 1, 1, 1, 1, True, True, 1, 1, True, 1, 1, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # c0_pad_en: 1.5
+
+
+def check_asc_set_gm2l1_loop_size() -> None:
+    # asc_set_gm2l1_loop_size: every illegal combination of loop1_size, every form
+    asc_set_gm2l1_loop_size(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # loop1_size: 1.5
+    asc_set_gm2l1_loop_size(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # loop2_size: 1.5
+
+
+def check_asc_set_gm2l1_loop1_stride() -> None:
+    # asc_set_gm2l1_loop1_stride: every illegal combination of loop1_src_stride, every form
+    asc_set_gm2l1_loop1_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # loop1_src_stride: 1.5
+    asc_set_gm2l1_loop1_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # loop1_dst_stride: 1.5
+
+
+def check_asc_set_gm2l1_loop2_stride() -> None:
+    # asc_set_gm2l1_loop2_stride: every illegal combination of loop2_src_stride, every form
+    asc_set_gm2l1_loop2_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # loop2_src_stride: 1.5
+    asc_set_gm2l1_loop2_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # loop2_dst_stride: 1.5
+
+
+def check_asc_set_gm2l1_pad() -> None:
+    # asc_set_gm2l1_pad: every illegal combination of pad_val, every form
+    asc_set_gm2l1_pad(1.5)  # type: ignore[arg-type]  # pyright: ignore  # pad_val: 1.5
+
+
+def check_asc_set_gm2l1_nz_para() -> None:
+    # asc_set_gm2l1_nz_para: every illegal combination of config, every form
+    asc_set_gm2l1_nz_para(1.5)  # type: ignore[arg-type]  # pyright: ignore  # config: 1.5
+
+
+def check_asc_set_l0c2gm_nz2nd() -> None:
+    # asc_set_l0c2gm_nz2nd: every illegal combination of nd_num, every form
+    asc_set_l0c2gm_nz2nd(1.5, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # nd_num: 1.5
+    asc_set_l0c2gm_nz2nd(1, 1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # src_nd_stride: 1.5
+    asc_set_l0c2gm_nz2nd(1, 1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # dst_nd_stride: 1.5
+
+
+def check_asc_set_l0c2gm_config() -> None:
+    # asc_set_l0c2gm_config: every illegal combination of relu_pre, every form
+    asc_set_l0c2gm_config(1.5, 1, True)  # type: ignore[arg-type]  # pyright: ignore  # relu_pre: 1.5
+    asc_set_l0c2gm_config(1, 1.5, True)  # type: ignore[arg-type]  # pyright: ignore  # quant_pre: 1.5
+    asc_set_l0c2gm_config(1, 1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # enable_unit_flag: 1.5
+
+
+def check_asc_set_l0c2gm_channel_para() -> None:
+    # asc_set_l0c2gm_channel_para: every illegal combination of config, every form
+    asc_set_l0c2gm_channel_para(1.5)  # type: ignore[arg-type]  # pyright: ignore  # config: 1.5
+
+
+def check_asc_set_l0c2gm_quant_post() -> None:
+    # asc_set_l0c2gm_quant_post: every illegal combination of config, every form
+    asc_set_l0c2gm_quant_post(1.5)  # type: ignore[arg-type]  # pyright: ignore  # config: 1.5
+
+
+def check_asc_set_l0c2gm_relu_alpha() -> None:
+    # asc_set_l0c2gm_relu_alpha: every illegal combination of config, every form
+    asc_set_l0c2gm_relu_alpha(1.5)  # type: ignore[arg-type]  # pyright: ignore  # config: 1.5
+
+
+def check_asc_set_l0c2gm_lrelu_alpha() -> None:
+    # asc_set_l0c2gm_lrelu_alpha: every illegal combination of config, every form
+    asc_set_l0c2gm_lrelu_alpha(None)  # type: ignore[arg-type]  # pyright: ignore  # config: None
+
+
+def check_asc_set_l0c_copy_prequant() -> None:
+    # asc_set_l0c_copy_prequant: every illegal combination of config, every form
+    asc_set_l0c_copy_prequant(1.5)  # type: ignore[arg-type]  # pyright: ignore  # config: 1.5
+
+
+def check_asc_copy_l12l0a_mx() -> None:
+    # asc_copy_l12l0a_mx: every illegal combination of dst, src, x_start_pos, x_step, every form
+    asc_copy_l12l0a_mx(1.5, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
+    asc_copy_l12l0a_mx(1, g_uint8_t, 1, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12l0a_mx(1, cbufptr_fp8_e8m0_t, 1.5, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # x_start_pos: 1.5
+    asc_copy_l12l0a_mx(1, cbufptr_fp8_e8m0_t, 1, 1.5, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # y_start_pos: 1.5
+    asc_copy_l12l0a_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1.5, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # x_step: 1.5
+    asc_copy_l12l0a_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1.5, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # y_step: 1.5
+    asc_copy_l12l0a_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    asc_copy_l12l0a_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+
+
+def check_asc_copy_l12l0a_mx_sync() -> None:
+    # asc_copy_l12l0a_mx_sync: every illegal combination of dst, src, x_start_pos, x_step, every form
+    asc_copy_l12l0a_mx_sync(1.5, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
+    asc_copy_l12l0a_mx_sync(1, g_uint8_t, 1, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12l0a_mx_sync(1, cbufptr_fp8_e8m0_t, 1.5, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # x_start_pos: 1.5
+    asc_copy_l12l0a_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1.5, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # y_start_pos: 1.5
+    asc_copy_l12l0a_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1.5, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # x_step: 1.5
+    asc_copy_l12l0a_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1.5, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # y_step: 1.5
+    asc_copy_l12l0a_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    asc_copy_l12l0a_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+
+
+def check_asc_copy_l12l0b_mx() -> None:
+    # asc_copy_l12l0b_mx: every illegal combination of dst, src, x_start_pos, x_step, every form
+    asc_copy_l12l0b_mx(1.5, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
+    asc_copy_l12l0b_mx(1, g_uint8_t, 1, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12l0b_mx(1, cbufptr_fp8_e8m0_t, 1.5, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # x_start_pos: 1.5
+    asc_copy_l12l0b_mx(1, cbufptr_fp8_e8m0_t, 1, 1.5, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # y_start_pos: 1.5
+    asc_copy_l12l0b_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1.5, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # x_step: 1.5
+    asc_copy_l12l0b_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1.5, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # y_step: 1.5
+    asc_copy_l12l0b_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    asc_copy_l12l0b_mx(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+
+
+def check_asc_copy_l12l0b_mx_sync() -> None:
+    # asc_copy_l12l0b_mx_sync: every illegal combination of dst, src, x_start_pos, x_step, every form
+    asc_copy_l12l0b_mx_sync(1.5, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
+    asc_copy_l12l0b_mx_sync(1, g_uint8_t, 1, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_l12l0b_mx_sync(1, cbufptr_fp8_e8m0_t, 1.5, 1, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # x_start_pos: 1.5
+    asc_copy_l12l0b_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1.5, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # y_start_pos: 1.5
+    asc_copy_l12l0b_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1.5, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # x_step: 1.5
+    asc_copy_l12l0b_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1.5, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # y_step: 1.5
+    asc_copy_l12l0b_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    asc_copy_l12l0b_mx_sync(1, cbufptr_fp8_e8m0_t, 1, 1, 1, 1, 1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+
+
+def check_asc_mmad_mx() -> None:
+    # asc_mmad_mx: every illegal combination of c_matrix, a_matrix, b_matrix, left_height, unit_flag, every form
+    asc_mmad_mx(g_uint8_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix: g_uint8_t
+    asc_mmad_mx(ccptr_float32_t, g_uint8_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # a_matrix: g_uint8_t
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, g_uint8_t, 1, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # b_matrix: g_uint8_t
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1.5, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # left_height: 1.5
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1.5, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # n_dim: 1.5
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1.5, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # right_width: 1.5
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1.5, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # unit_flag: 1.5
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, 1.5, True, True)  # type: ignore[call-overload]  # pyright: ignore  # disable_gemv: 1.5
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, 1.5, True)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix_source: 1.5
+    asc_mmad_mx(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix_init_val: 1.5
+
+
+def check_asc_mmad_mx_sync() -> None:
+    # asc_mmad_mx_sync: every illegal combination of c_matrix, a_matrix, b_matrix, left_height, unit_flag, every form
+    asc_mmad_mx_sync(g_uint8_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix: g_uint8_t
+    asc_mmad_mx_sync(ccptr_float32_t, g_uint8_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # a_matrix: g_uint8_t
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, g_uint8_t, 1, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # b_matrix: g_uint8_t
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1.5, 1, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # left_height: 1.5
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1.5, 1, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # n_dim: 1.5
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1.5, 1, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # right_width: 1.5
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1.5, True, True, True)  # type: ignore[call-overload]  # pyright: ignore  # unit_flag: 1.5
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, 1.5, True, True)  # type: ignore[call-overload]  # pyright: ignore  # disable_gemv: 1.5
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, 1.5, True)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix_source: 1.5
+    asc_mmad_mx_sync(ccptr_float32_t, captr_fp4x2_e1m2_t, cbptr_fp4x2_e1m2_t, 1, 1, 1, 1, True, True, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # c_matrix_init_val: 1.5
 
 
 def check_asc_half2int4x2_rn() -> None:

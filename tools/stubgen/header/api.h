@@ -163,6 +163,9 @@ template <Hardware hw = Hardware::UB> class LocalMemAllocator {
 public:
     template <typename T, uint32_t count> __aicore__ LocalTensor<T> Alloc();
     template <typename T> __aicore__ LocalTensor<T> Alloc(uint32_t count);
+    template <TPosition pos, typename T, uint32_t count> __aicore__ LocalTensor<T> Alloc();
+    template <TPosition pos, typename T> __aicore__ LocalTensor<T> Alloc(uint32_t count);
+    __aicore__ uint32_t GetCurAddr() const;
 };
 struct DataCopyParams {
     uint16_t blockCount = 1, blockLen = 0, srcStride = 0, dstStride = 0;
@@ -189,6 +192,10 @@ template <typename T> __aicore__ void DataCopy(const LocalTensor<T>& dst, const 
 template <typename T> __aicore__ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count);
 template <typename T> __aicore__ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& params);
 template <typename T> __aicore__ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& params);
+struct Nd2NzParams { template <typename... A> constexpr Nd2NzParams(A&&...) {} };
+struct Dn2NzParams { template <typename... A> constexpr Dn2NzParams(A&&...) {} };
+template <typename T, bool enableSmallC0 = false> __aicore__ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& params);
+template <typename T, bool enableSmallC0 = false> __aicore__ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Dn2NzParams& params);
 template <typename T> __aicore__ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& params, const DataCopyPadExtParams<T>& pads);
 template <typename T> __aicore__ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& params);
 template <typename T> __aicore__ void Duplicate(const LocalTensor<T>& dst, T scalarValue, int32_t count);

@@ -10,8 +10,12 @@
 #define __ca__
 #define __cb__
 #define __cc__
+#define __fbuf__
+#define __biasbuf__
 #define __global__
 #define __vector__
+#define __cube__
+#define __mix__(aic, aiv)
 #define __aicore__
 #define __simd_vf__
 #define __simd_callee__

@@ -19,6 +19,9 @@ using vector_load_unalign = vector_align;
 using vector_store_unalign = vector_align;
 union asc_store_atomic_config { uint32_t config; };
 union asc_ndim_pad_count_config { uint64_t config; };
+union asc_fill_value_config { uint64_t config; };
+union asc_l13d_fmatrix_config { uint64_t config; };
+union asc_load3d_v2_config { uint64_t config; };
 
 namespace AscendC {
 namespace Reg {
