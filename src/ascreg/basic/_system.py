@@ -667,6 +667,11 @@ class AtomicDtype(enum.IntEnum):
     """``AscendC::AtomicDtype``: the store atomic's element type (``SetStoreAtomicConfig``).
 
     The values are the page's (and CTRL[8:6]'s) codes.
+
+    Examples
+    --------
+    >>> AtomicDtype.ATOMIC_F32.value, AtomicDtype(6).name
+    (1, 'ATOMIC_BF16')
     """
 
     ATOMIC_NONE = 0
@@ -679,7 +684,13 @@ class AtomicDtype(enum.IntEnum):
 
 
 class AtomicOp(enum.IntEnum):
-    """``AscendC::AtomicOp``: the store atomic's operation (the page documents the sum only)."""
+    """``AscendC::AtomicOp``: the store atomic's operation (the page documents the sum only).
+
+    Examples
+    --------
+    >>> AtomicOp.ATOMIC_SUM.value
+    0
+    """
 
     ATOMIC_SUM = 0
 

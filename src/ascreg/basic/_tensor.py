@@ -141,7 +141,13 @@ K_MAX_SHAPE_DIM = 8
 
 
 class DataFormat(enum.IntEnum):
-    """``AscendC::DataFormat``: the layout a ``ShapeInfo`` records."""
+    """``AscendC::DataFormat``: the layout a ``ShapeInfo`` records.
+
+    Examples
+    --------
+    >>> DataFormat.NCHW.value, DataFormat(1).name
+    (2, 'NZ')
+    """
 
     ND = 0
     NZ = 1

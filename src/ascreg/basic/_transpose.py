@@ -64,7 +64,13 @@ PAGE = "数据排布转换/Transpose.md"
 
 
 class TransposeType(enum.IntEnum):
-    """``AscendC::TransposeType``: what the enhanced ``Transpose`` does (the page's values)."""
+    """``AscendC::TransposeType``: what the enhanced ``Transpose`` does (the page's values).
+
+    Examples
+    --------
+    >>> TransposeType.TRANSPOSE_NCHW2NHWC.value, TransposeType.TRANSPOSE_ND2ND_B16.value
+    (11, 10)
+    """
 
     TRANSPOSE_TYPE_NONE = 0
     TRANSPOSE_NZ2ND_0213 = 1
