@@ -89,7 +89,7 @@ def raw(dtype: Any, count: int, rng: np.random.Generator) -> np.ndarray:
 
 
 @given(
-    dtype=st.sampled_from([int8_t, half, bfloat16_t, float32_t]),
+    dtype=st.sampled_from([int8_t, fp8_e5m2_t, fp8_e4m3fn_t, half, bfloat16_t, float32_t]),
     n=st.integers(1, 20),
     d=st.integers(1, 40),
     extra=st.integers(0, 5),

@@ -166,3 +166,25 @@ def test_fixpipe_to_l1_needs_32_byte_alignment() -> None:
         shifted = dst[4]  # 16 bytes in
         with pytest.raises(AlignmentError, match="dst at __cbuf__ 0x10 is not 32-byte aligned"):
             Fixpipe(shifted, c1, FixpipeParamsArch3510(16, 16, 16, 16))
+
+
+def test_a_cube_core_moving_l0c_to_ub_is_refused_not_misplaced() -> None:
+    """On the chip an AIC's L0C -> UB lands in a vector core's UB (``subBlockId``); ascreg's
+    cores keep their own UB, so the move would put the tile where no AIV reads it."""
+    from ascreg import GmPtr
+    from ascreg.basic import ASCEND_IS_AIC, __mix__
+    from ascreg.machine.kernel import __global__
+
+    @__global__
+    @__mix__(1, 2)
+    def kernel(x: GmPtr[int32_t]) -> None:
+        if ASCEND_IS_AIC:
+            c1 = LocalTensor[int32_t](TPosition.CO1, 0, 256)
+            c1.GetPhyAddr().write(np.zeros(256, np.int32))
+            ub = LocalTensor[int32_t](TPosition.VECOUT, 0, 256)
+            PipeBarrier[PIPE_ALL]()
+            config = FixpipeConfig(CO2Layout.ROW_MAJOR, True)
+            Fixpipe[int32_t, int32_t, config](ub, c1, _params(CFG_ROW_MAJOR, 16, 16, 16))
+
+    with pytest.raises(UnsupportedError, match=r"L0C -> UB on a cube core writes the UB of a vec"):
+        kernel[1, 0, None](GlobalMemory().alloc(int32_t, 8))

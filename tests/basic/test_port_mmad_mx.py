@@ -6,24 +6,44 @@ A (m x k) and B (stored n x k) go GM -> L1 with ``Nd2NzParams``, their ``fp8_e8m
 ``Dn2NzParams``; one MX ``LoadData`` per matrix moves it to L0A / L0B and its scales to L0A_MX
 / L0B_MX; ``MmadMx`` multiplies over ``alignK`` = 128; ``Fixpipe`` writes C row-major.
 
-Scenarios 1 (``fp4x2_e1m2_t`` x ``fp4x2_e2m1_t``, C from 0) and 2 (``fp4x2_e2m1_t`` x
-``fp4x2_e1m2_t``, C from the bias table filled from a C1 copy of the bias) are ported.
-Scenarios 3 and 4 (fp8) first zero the K padding of L1 with ``Fill(InitConstValueParams)``,
-which ascreg does not have: they are not ported (the fp8 forms are tested in test_cube_mx.py).
+All four scenarios are ported: 1 (``fp4x2_e1m2_t`` x ``fp4x2_e2m1_t``, C from 0), 2
+(``fp4x2_e2m1_t`` x ``fp4x2_e1m2_t``, C from the bias table filled from a C1 copy of the bias),
+3 (``fp8_e4m3fn_t`` x ``fp8_e5m2_t``, two ``MmadMx`` calls, the second accumulating) and 4
+(``fp8_e5m2_t`` x ``fp8_e4m3fn_t``, the bias tensor passed to ``MmadMx``). For fp8 the L1 copy
+pads K to 32 bytes only, so ``PadOneBlockInnerAxis`` zeroes the last 32 bytes of K (to 128)
+with ``Fill(InitConstValueParams<uint16_t>)``.
+
+As written, the fp8 scenarios race: ``Fill`` runs on ``PIPE_MTE2`` after the only
+``MTE2_MTE1`` flag and the ``PipeBarrier<PIPE_MTE1>`` after it does not wait for MTE2, so the
+MX ``LoadData`` may read the padding before it is zeroed. A test keeps the example's order and
+asserts ascreg's report; the results are checked with the fills before the flag.
 
 The golden is computed independently: each 4-bit code decoded with the OCP MX value tables
-written out below, each 32-element K block times ``2 ** (scale - 127)``, the float64 product
-(exact here: few-bit dyadic values) rounded to float32 once, the bias added before rounding.
+written out below (fp8 by ml_dtypes), each 32-element K block times ``2 ** (scale - 127)``, the
+float64 product rounded to float32 once, the bias added before rounding (scenario 3: twice the
+rounded product, as scripts/gen_data.py has it; doubling a float32 is exact).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 import pytest
 
-from ascreg import GlobalMemory, GmPtr, float32_t, fp4x2_e1m2_t, fp4x2_e2m1_t, fp8_e8m0_t, half
+from ascreg import (
+    GlobalMemory,
+    GmPtr,
+    float32_t,
+    fp4x2_e1m2_t,
+    fp4x2_e2m1_t,
+    fp8_e4m3fn_t,
+    fp8_e5m2_t,
+    fp8_e8m0_t,
+    half,
+    uint16_t,
+)
 from ascreg import uint8_t as u8
 from ascreg.basic import (
     CFG_ROW_MAJOR,
@@ -34,10 +54,12 @@ from ascreg.basic import (
     DataCopy,
     DataCopyParams,
     Dn2NzParams,
+    Fill,
     Fixpipe,
     FixpipeParamsArch3510,
     GlobalTensor,
     HardEvent,
+    InitConstValueParams,
     InitSocState,
     LoadData,
     LoadData2DMxParams,
@@ -52,12 +74,21 @@ from ascreg.basic import (
     WaitFlag,
     __cube__,
 )
+from ascreg.errors import SyncError
 from ascreg.machine.kernel import __global__
 
 M, N, K = 40, 50, 70
 SCALE_BASE_FACTOR = 64
 SCALE_EVEN_NUMBER = 2
-SCENARIO_TYPES = {1: (fp4x2_e1m2_t, fp4x2_e2m1_t), 2: (fp4x2_e2m1_t, fp4x2_e1m2_t)}
+SCALE_CEIL_NUMBER = 32
+SCENARIO_TYPES = {
+    1: (fp4x2_e1m2_t, fp4x2_e2m1_t),
+    2: (fp4x2_e2m1_t, fp4x2_e1m2_t),
+    3: (fp8_e4m3fn_t, fp8_e5m2_t),
+    4: (fp8_e5m2_t, fp8_e4m3fn_t),
+}
+FP4 = (fp4x2_e1m2_t, fp4x2_e2m1_t)
+FP8_NUMPY = {fp8_e4m3fn_t: ml_dtypes.float8_e4m3fn, fp8_e5m2_t: ml_dtypes.float8_e5m2}
 
 E2M1 = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0]
 E1M2 = [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75]
@@ -73,10 +104,15 @@ def CeilAlign(numerator: int, denominator: int) -> int:
 
 
 class KernelMmadMX:
-    def __init__(self, TA: Any, TB: Any, scenario: int) -> None:
+    def __init__(self, TA: Any, TB: Any, scenario: int, fillBeforeFlag: bool = False) -> None:
         self.TA, self.TB, self.scenario = TA, TB, scenario
-        self.fractalShape = [16, 64]  # fp4: 16 x 64 elements per fractal
-        self.packedK = CeilDiv(K, 2)
+        self.fillBeforeFlag = fillBeforeFlag  # the corrected order of the fp8 fills
+        if TA in FP4:
+            self.fractalShape = [16, 64]
+            self.packedK = CeilDiv(K, 2)
+        else:
+            self.fractalShape = [16, 32]
+            self.packedK = K
         self.scaleK = CeilDiv(K, SCALE_BASE_FACTOR) * SCALE_EVEN_NUMBER
         self.alignK = CeilAlign(K, SCALE_BASE_FACTOR)
         self.mAlignL1 = CeilAlign(M, self.fractalShape[0])
@@ -124,23 +160,28 @@ class KernelMmadMX:
         self.CopyInScaleA1(scaleA1Local)
         self.CopyInB1(b1Local)
         self.CopyInScaleB1(scaleB1Local)
-        if self.scenario == 2:  # HAS_BIAS_TENSOR
+        if self.scenario in (2, 4):  # HAS_BIAS_TENSOR
             self.CopyInBias(bias1Local)
+        if self.fillBeforeFlag:
+            self.FillZeroInA1(a1Local)
+            self.FillZeroInB1(b1Local)
         SetFlag[HardEvent.MTE2_MTE1](EVENT_ID0)
         WaitFlag[HardEvent.MTE2_MTE1](EVENT_ID0)
-        # FillZeroInA1 / FillZeroInB1 do nothing for fp4 (their constexpr branch is fp8's)
+        if not self.fillBeforeFlag:
+            self.FillZeroInA1(a1Local)
+            self.FillZeroInB1(b1Local)
         PipeBarrier[PIPE_MTE1]()
         a2Local = LocalTensor[self.TA](TPosition.A2, 0, self.aSizeAlignL0)
         self.SplitA(a1Local, scaleA1Local, a2Local)
         b2Local = LocalTensor[self.TB](TPosition.B2, 0, self.bSizeAlignL0)
         self.SplitB(b1Local, scaleB1Local, b2Local)
         bias2Local = LocalTensor[float32_t](TPosition.C2, 0, self.biasSizeAlign // 4)
-        if self.scenario == 2:
+        if self.scenario in (2, 4):
             self.SplitBias(bias1Local, bias2Local)
         SetFlag[HardEvent.MTE1_M](EVENT_ID0)
         WaitFlag[HardEvent.MTE1_M](EVENT_ID0)
         co1Local = LocalTensor[float32_t](TPosition.CO1, 0, self.cSizeAlignL0)
-        self.Compute(a2Local, b2Local, co1Local)
+        self.Compute(a2Local, b2Local, bias2Local, co1Local)
         SetFlag[HardEvent.M_FIX](EVENT_ID0)
         WaitFlag[HardEvent.M_FIX](EVENT_ID0)
         self.CopyOut(co1Local)
@@ -208,15 +249,24 @@ class KernelMmadMX:
     def SplitBias(self, bias1Local: Any, bias2Local: Any) -> None:
         DataCopy(bias2Local, bias1Local, DataCopyParams(1, self.biasSizeAlign // 32, 0, 0))
 
-    def Compute(self, a2Local: Any, b2Local: Any, co1Local: Any) -> None:
+    def Compute(self, a2Local: Any, b2Local: Any, bias2Local: Any, co1Local: Any) -> None:
         mmadParams = MmadParams()
         mmadParams.m, mmadParams.n, mmadParams.k = M, N, self.alignK
         if self.scenario == 1:
             mmadParams.cmatrixInitVal = True
-        else:  # bias from C2, no bias tensor passed
+            MmadMx(co1Local, a2Local, b2Local, mmadParams)
+        elif self.scenario == 2:  # bias from C2, no bias tensor passed
             mmadParams.cmatrixInitVal = False
             mmadParams.cmatrixSource = True
-        MmadMx(co1Local, a2Local, b2Local, mmadParams)
+            MmadMx(co1Local, a2Local, b2Local, mmadParams)
+        elif self.scenario == 3:  # the second Mmad adds to the first one's CO1
+            MmadMx(co1Local, a2Local, b2Local, mmadParams)
+            mmadParams.cmatrixInitVal = False
+            mmadParams.cmatrixSource = False
+            MmadMx(co1Local, a2Local, b2Local, mmadParams)
+        else:  # the bias tensor passed (cmatrixSource has no effect)
+            mmadParams.cmatrixInitVal = False
+            MmadMx(co1Local, a2Local, b2Local, bias2Local, mmadParams)
 
     def CopyOut(self, co1Local: Any) -> None:
         fixpipeParams = FixpipeParamsArch3510[CO2Layout.ROW_MAJOR]()
@@ -224,8 +274,26 @@ class KernelMmadMX:
         fixpipeParams.srcStride, fixpipeParams.dstStride = self.mAlignL0, N
         Fixpipe[float32_t, float32_t, CFG_ROW_MAJOR](self.cGM, co1Local, fixpipeParams)
 
+    def FillZeroInA1(self, a1Local: Any) -> None:
+        if self.TA not in FP4:  # fp8: L1 holds K to 32 bytes only, Mmad reads it to 64
+            self.PadOneBlockInnerAxis(a1Local, M, self.packedK)
 
-def kernel(scenario: int) -> Any:
+    def FillZeroInB1(self, b1Local: Any) -> None:
+        if self.TB not in FP4:
+            self.PadOneBlockInnerAxis(b1Local, N, self.packedK)
+
+    def PadOneBlockInnerAxis(self, dst: Any, height: int, width: int) -> None:
+        heightAlign = CeilAlign(height, self.fractalShape[0])
+        padTensor = dst.ReinterpretCast[uint16_t]()
+        initConstValueParams = InitConstValueParams[uint16_t]()
+        initConstValueParams.repeatTimes = heightAlign
+        initConstValueParams.blockNum = 1
+        initConstValueParams.initValue = 0
+        dstOffset = heightAlign * (CeilAlign(width, SCALE_CEIL_NUMBER) // 2)
+        Fill(padTensor[dstOffset], initConstValueParams)
+
+
+def kernel(scenario: int, fillBeforeFlag: bool = True) -> Any:
     TA, TB = SCENARIO_TYPES[scenario]
 
     @__global__
@@ -235,7 +303,7 @@ def kernel(scenario: int) -> Any:
         c: GmPtr[u8],
     ) -> None:  # fmt: skip
         InitSocState()
-        op = KernelMmadMX(TA, TB, scenario)
+        op = KernelMmadMX(TA, TB, scenario, fillBeforeFlag)
         op.Init(a, scaleA, b, scaleB, bias, c)
         op.Process()
         PipeBarrier[PIPE_ALL]()
@@ -265,21 +333,38 @@ def golden(a: np.ndarray, sa: np.ndarray, b: np.ndarray, sb: np.ndarray, bias: A
     return total.astype(np.float32)
 
 
-def run(scenario: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def operands(scenario: int, seed: int) -> dict[str, Any]:
+    """gen_data.py's inputs: values, GM bytes (B stored N x K), scales and bias."""
     TA, TB = SCENARIO_TYPES[scenario]
-    tables = {fp4x2_e2m1_t: E2M1, fp4x2_e1m2_t: E1M2}
     rng = np.random.default_rng(seed)
     scale_k = CeilDiv(K, SCALE_BASE_FACTOR) * SCALE_EVEN_NUMBER
-    a_codes = rng.integers(0, 16, (M, K), dtype=np.uint8)
-    b_codes = rng.integers(0, 16, (K, N), dtype=np.uint8)
+    if TA in FP4:
+        tables = {fp4x2_e2m1_t: E2M1, fp4x2_e1m2_t: E1M2}
+        a_codes = rng.integers(0, 16, (M, K), dtype=np.uint8)
+        b_codes = rng.integers(0, 16, (K, N), dtype=np.uint8)
+        a, b = decode(a_codes, tables[TA]), decode(b_codes, tables[TB])
+        a_gm, b_gm = pack(a_codes), pack(np.ascontiguousarray(b_codes.T))
+    else:
+        a8 = rng.uniform(-10, 10, (M, K)).astype(FP8_NUMPY[TA])
+        b8 = rng.uniform(-10, 10, (K, N)).astype(FP8_NUMPY[TB])
+        a, b = a8.astype(np.float64), b8.astype(np.float64)
+        a_gm, b_gm = a8.view(np.uint8), np.ascontiguousarray(b8.T).view(np.uint8)
     sa = rng.integers(127, 130, (M, scale_k), dtype=np.uint8)
     sb = rng.integers(127, 130, (scale_k, N), dtype=np.uint8)
-    bias = rng.integers(-10, 10, N).astype(np.float32) if scenario == 2 else None
-    want = golden(decode(a_codes, tables[TA]), sa, decode(b_codes, tables[TB]), sb, bias)
+    bias = rng.integers(-10, 10, N).astype(np.float32) if scenario in (2, 4) else None
+    return {"a": a, "b": b, "a_gm": a_gm, "b_gm": b_gm, "sa": sa, "sb": sb, "bias": bias}
+
+
+def expected(scenario: int, x: dict[str, Any]) -> np.ndarray:
+    once = golden(x["a"], x["sa"], x["b"], x["sb"], x["bias"])
+    return once * 2 if scenario == 3 else once
+
+
+def run(scenario: int, x: dict[str, Any], fillBeforeFlag: bool = True) -> np.ndarray:
     gm = GlobalMemory()
+    bias = x["bias"] if x["bias"] is not None else np.zeros(N, np.float32)
     arrays = [
-        pack(a_codes), sa, pack(np.ascontiguousarray(b_codes.T)), np.ascontiguousarray(sb.T),
-        (bias if bias is not None else np.zeros(N, np.float32)).view(np.uint8),
+        x["a_gm"], x["sa"], x["b_gm"], np.ascontiguousarray(x["sb"].T), bias.view(np.uint8),
         np.zeros(M * N * 4, np.uint8),
     ]  # fmt: skip
     ptrs = []
@@ -287,13 +372,34 @@ def run(scenario: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
         ptr = gm.alloc(u8, array.size)
         ptr.write(array.reshape(-1))
         ptrs.append(ptr)
-    kernel(scenario)[1, 0, None](*ptrs)
-    got = np.asarray(ptrs[-1].read(M * N * 4)).view(np.float32).reshape(M, N)
-    return got, want
+    kernel(scenario, fillBeforeFlag)[1, 0, None](*ptrs)
+    return np.asarray(ptrs[-1].read(M * N * 4)).view(np.float32).reshape(M, N)
 
 
-@pytest.mark.parametrize("scenario", [1, 2])
+def within_verify_result(got: np.ndarray, want: np.ndarray) -> bool:
+    """scripts/verify_result.py: the largest difference under 0.01."""
+    return bool(np.max(np.abs(got - want)) < 0.01)
+
+
+@pytest.mark.parametrize("scenario", [1, 2, 3, 4])
 @pytest.mark.parametrize("seed", [0, 1])
 def test_the_example_matches_the_independent_golden(scenario: int, seed: int) -> None:
-    got, want = run(scenario, seed)
+    x = operands(scenario, seed)
+    got, want = run(scenario, x), expected(scenario, x)
+    assert within_verify_result(got, want)
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("scenario", [3, 4])
+def test_a_wrong_bias_or_scale_fails_the_check(scenario: int) -> None:
+    x = operands(scenario, 0)
+    want = expected(scenario, x)
+    x["sb"] = x["sb"].copy()
+    x["sb"][1, 3] += 1
+    assert not within_verify_result(run(scenario, x), want)
+
+
+@pytest.mark.parametrize("scenario", [3, 4])
+def test_the_fp8_fill_as_written_races_the_mx_load(scenario: int) -> None:
+    with pytest.raises(SyncError, match=r"LoadData: PIPE_MTE1 reads L1 .* PIPE_MTE2 wrote"):
+        run(scenario, operands(scenario, 0), fillBeforeFlag=False)

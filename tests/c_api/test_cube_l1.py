@@ -234,6 +234,8 @@ FILLS = [
         np.asarray(1.5, ml_dtypes.bfloat16).tobytes(),
     ),
     (bfloat16_t, 2.0, np.float16(2.0).tobytes()),  # the half overload: half's bits
+    (uint16_t, 0, bytes(2)),  # another width, but all bits 0: zeros whichever bits are written
+    (float32_t, 0.0, bytes(4)),
 ]
 
 
@@ -287,6 +289,7 @@ def test_fill_value_config_is_the_union() -> None:
             "a half value into float elements: cube_datamove/asc_fill_l1.md",
         ),
         (half, 1, UnsupportedError, "a uint32_t value into half elements"),
+        (float32_t, -0.0, UnsupportedError, "a half value into float elements"),
         (
             half,
             np.asarray(1, ml_dtypes.bfloat16)[()],

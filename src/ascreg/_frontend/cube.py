@@ -331,6 +331,35 @@ def copy_bursts(dst: Pointer[Any], src: Pointer[Any], b: Bursts, pipe: Pipe) -> 
             dst.offset_bytes(i * (b.nbytes + b.dst_gap)).bytes(b.nbytes, "writes")[:] = data
 
 
+def fill_blocks(dst: Pointer[Any], element: Any, repeat: int, blocks: int, gap: int) -> None:
+    """Fill L1 at *dst* with *element*'s bits on ``PIPE_MTE2`` (``asc_fill_l1`` / ``Fill``).
+
+    *repeat* iterations each write *blocks* 32-byte blocks of the element repeated; *gap*
+    blocks lie between one iteration's end and the next one's start. A zero *repeat* or
+    *blocks* writes nothing.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import uint16_t
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()) as ctx:
+    ...     l1 = cube_buffers().pointer("l1", uint16_t, 0)
+    ...     fill_blocks(l1, np.uint16(7), 2, 1, 1); ctx.tracker.barrier()
+    ...     l1.read(48)[[0, 15, 16, 32, 47]].tolist()
+    [7, 7, 0, 7, 7]
+    """
+    item = np.asarray(element).reshape(1)
+    pattern = np.tile(item, C0_BYTES // item.itemsize).view(np.uint8)
+    nbytes, skip = blocks * C0_BYTES, gap * C0_BYTES
+    if not (nbytes and repeat):
+        return
+    with OnPipe(current_block(), PIPE_MTE2):
+        for i in range(repeat):
+            target = dst.offset_bytes(i * (nbytes + skip)).bytes(nbytes, "writes")
+            target.reshape(-1, C0_BYTES)[:] = pattern
+
+
 # -- the transposing L1 -> L0B load ----------------------------------------------------------------
 
 SQUARE_BLOCKS = {1: (2, 1), 2: (1, 1), 4: (1, 2)}
@@ -625,12 +654,13 @@ def copy_to_nz(dst: Pointer[Any], src: Pointer[Any], c: NzCopy, name: str) -> No
                 ctx.pipe, start, start + extent * size, write=False, space=id(source.memory)
             )
             flat = source.view(extent, "reads")
+            bits = flat.view(f"u{flat.itemsize}")  # as_strided refuses some ml_dtypes (fp8)
             rows = np.lib.stride_tricks.as_strided(
-                flat,
+                bits,
                 shape=(lines, width),
                 strides=(c.src_line * flat.itemsize, flat.itemsize),
                 writeable=False,
-            )
+            ).view(flat.dtype)
             out = (dst + i * c.dst_matrix).view(span, "writes")
             if c.small_c0:
                 out[:] = 0

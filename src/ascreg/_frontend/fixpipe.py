@@ -33,7 +33,8 @@ from ascreg._frontend.cube import ROWS, OnPipe
 from ascreg.core import cube as core
 from ascreg.errors import AscregError, AscregTypeError, UnsupportedError
 from ascreg.machine.block import BlockContext, current_block
-from ascreg.machine.cube import C0_BYTES
+from ascreg.machine.crosscore import AIC, running_kind
+from ascreg.machine.cube import C0_BYTES, CbufPtr
 from ascreg.machine.memory import GmPtr, Pointer
 from ascreg.machine.races import atomic_access
 from ascreg.machine.store_atomic import combine
@@ -135,6 +136,12 @@ def run_fixpipe(d: Pointer[Any], s: Pointer[Any], out: FixOut, convert: Convert)
     if not (out.m and out.n and out.count):
         return
     ctx = current_block()
+    if not isinstance(d, GmPtr | CbufPtr) and running_kind(ctx) == AIC:
+        raise UnsupportedError(
+            "L0C -> UB on a cube core writes the UB of a vector core of its AI Core (chosen by "
+            "subBlockId), which ascreg does not model: its cores keep their own UB "
+            "(docs/limitations.md); move the tile through GM and a cross-core flag"
+        )
     rows, cols = np.arange(out.m, dtype=np.int64)[:, None], np.arange(out.n, dtype=np.int64)
     gm = isinstance(d, GmPtr)
     atomic = _atomic_op(ctx, d.dtype) if gm else None

@@ -104,6 +104,7 @@ from ascreg.basic._cube import (
     QuantMode_t,
     SetFixPipeConfig,
 )
+from ascreg.basic._cube_fill import InitConstValueParams
 from ascreg.basic._cube_modes import (
     HF32Mode,
     HF32TransMode,
@@ -544,6 +545,7 @@ __all__ = [
     "HardEvent",
     "Hardware",
     "ICachePreLoad",
+    "InitConstValueParams",
     "InitSocState",
     "Interleave",
     "IsResetLoad3dConfig",

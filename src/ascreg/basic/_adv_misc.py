@@ -60,6 +60,7 @@ from ascreg.basic._adv import (
     view_as,
     write,
 )
+from ascreg.basic._cube_fill import FILL_L1
 from ascreg.basic._tensor import GlobalTensor, LocalTensor, TPosition
 from ascreg.core import advmisc
 from ascreg.errors import AscregError, AscregTypeError, CapacityError, OutOfBoundsError
@@ -130,7 +131,9 @@ def _fill(t: TemplateArgs, gm: Any, size: Any, value: Any) -> None:
 
 Fill = AdvancedApi(
     "Fill",
-    """``Fill<T>(gmWorkspaceAddr, size, value)``: set *size* elements of GM to *value*.
+    """``Fill<T>(gmWorkspaceAddr, size, value)``: set *size* elements of GM to *value*; or
+    ``Fill<T, U>(dst, InitConstValueParams<U>)``: a constant over an L1 tensor (the basic API's
+    cube overload, :mod:`ascreg.basic._cube_fill`: ``PIPE_MTE2``, 32-byte blocks).
 
     Staged through the UB above the TPipe's buffers on ``PIPE_V`` and copied out on
     ``PIPE_MTE3`` (see the module doc; the staging UB is overwritten). T: uint8_t, int8_t,
@@ -148,6 +151,12 @@ Fill = AdvancedApi(
     ...     Fill(zGm, 99, 7.0)
     >>> z.read(100)[[0, 98, 99]].tolist()
     [7.0, 7.0, 0.0]
+    >>> from ascreg.basic import InitConstValueParams, LocalTensor, TPosition
+    >>> with block(BlockContext()) as ctx:
+    ...     b1 = LocalTensor[float32_t](TPosition.B1, 0, 32)
+    ...     Fill(b1, InitConstValueParams[float32_t](1, 2, 0, 0.5)); ctx.tracker.barrier()
+    ...     b1.GetPhyAddr().read(17)[[0, 15, 16]].tolist()
+    [0.5, 0.5, 0.0]
     """,
     [
         Overload(
@@ -155,7 +164,8 @@ Fill = AdvancedApi(
             _fill,
             lambda a: len(a) == 3 and isinstance(a[0], GlobalTensor) and is_count(a[1]),
             lambda a: {"T": a[0]._dtype()},
-        )
+        ),
+        FILL_L1,
     ],
 )
 

@@ -57,11 +57,11 @@ from ascreg._frontend.cube import (
     HIF8_MODE,
     MM_LAYOUT_MODE,
     Bursts,
-    OnPipe,
     PadBits,
     TransposeRun,
     aligned,
     copy_bursts,
+    fill_blocks,
     load3d_registers,
     load_transposed,
     set_cube_mode,
@@ -79,7 +79,7 @@ from ascreg.machine.cube import (
     cube_buffers,
 )
 from ascreg.machine.memory import Pointer
-from ascreg.machine.sync import PIPE_FIX, PIPE_MTE1, PIPE_MTE2, Pipe
+from ascreg.machine.sync import PIPE_FIX, PIPE_MTE1, Pipe
 
 __all__ = [
     "asc_copy_l12bt",
@@ -383,7 +383,11 @@ def _value_type(value: Any) -> str:
 
 
 def _fill_bits(value: Any, kind: str, dtype: type[Scalar]) -> Any:
-    """Return the element whose bits are *value*'s (the page: value's binary is assigned)."""
+    """Return the element whose bits are *value*'s (the page: value's binary is assigned).
+
+    A value of another width than the elements is refused unless its bits are all 0 (the
+    examples' ``0U`` into 16-bit elements): the page does not say which bits are written.
+    """
     if kind == "uint32_t":
         bits = np.asarray(operands.in_range(value, "value", 0, (1 << 32) - 1), np.uint32)
     elif kind == "half":
@@ -391,6 +395,8 @@ def _fill_bits(value: Any, kind: str, dtype: type[Scalar]) -> Any:
     else:
         bits = np.asarray(value)
     if bits.dtype.itemsize != dtype.size:
+        if not bits.reshape(1).view(np.uint8).any():  # all bits 0: every choice of bits writes 0
+            return np.zeros(1, dtype.np_dtype)
         raise UnsupportedError(
             f"a {kind} value into {dtype.cpp_name} elements: {FILL_PAGE} does not say which "
             f"{8 * dtype.size} bits of the {8 * bits.dtype.itemsize}-bit value are written (see "
@@ -415,13 +421,7 @@ def _fill(op: Any, dst: Any, value: Any, config: Any) -> None:
         )
     cfg = operands.instance(config, asc_fill_value_config, "config")
     aligned(d, C0_BYTES, "dst")
-    pattern = np.tile(_fill_bits(value, kind, d.dtype), C0_BYTES // d.dtype.size).view(np.uint8)
-    nbytes, gap = cfg.blk_num * C0_BYTES, cfg.dst_gap * C0_BYTES
-    if nbytes and cfg.repeat:
-        with OnPipe(current_block(), PIPE_MTE2):
-            for i in range(cfg.repeat):
-                target = d.offset_bytes(i * (nbytes + gap)).bytes(nbytes, "writes")
-                target.reshape(-1, C0_BYTES)[:] = pattern
+    fill_blocks(d, _fill_bits(value, kind, d.dtype), cfg.repeat, cfg.blk_num, cfg.dst_gap)
     _finish(op)
 
 

@@ -7143,6 +7143,7 @@ struct FixpipeConfig { template <typename... A> constexpr FixpipeConfig(A&&...) 
 template <auto format = AscendC::CO2Layout::ROW_MAJOR> struct FixpipeParamsArch3510 { template <typename... A> constexpr FixpipeParamsArch3510(A&&...) {} };
 struct FixpipeParamsV220 { template <typename... A> constexpr FixpipeParamsV220(A&&...) {} };
 struct GatherMaskParams { template <typename... A> constexpr GatherMaskParams(A&&...) {} };
+template <typename T> struct InitConstValueParams { template <typename... A> constexpr InitConstValueParams(A&&...) {} };
 struct IsResetLoad3dConfig { template <typename... A> constexpr IsResetLoad3dConfig(A&&...) {} };
 struct LnConfig { template <typename... A> constexpr LnConfig(A&&...) {} };
 struct LoadData2DMxParams { template <typename... A> constexpr LoadData2DMxParams(A&&...) {} };
