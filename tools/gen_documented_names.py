@@ -68,7 +68,8 @@ def basic_page_names(path: str, page: str, files: set[str]) -> list[str]:
     parentheses (``(ISASI)``, ``（GMToUB多维数据搬运NDDMA）``) dropped unless the parenthesis
     holds the name itself; titles that are not identifiers (``F32 Channel Split``) document a
     concept, not an API. A page in a folder named after a class whose own page is there
-    (``TQue/TQue.md``) documents a member, written ``TQue.EnQue``.
+    (``TQue/TQue.md``, ``NumericLimits工具类/NumericLimits工具类.md``) documents a member,
+    written ``TQue.EnQue``, ``NumericLimits.Infinity``.
     """
     posix = PurePosixPath(path)
     title = HEADING.search(page)
@@ -81,10 +82,56 @@ def basic_page_names(path: str, page: str, files: set[str]) -> list[str]:
     names = [p for p in parts if IDENTIFIER.fullmatch(p) and p not in CPP_KEYWORDS]
     declared = {d.lower(): d for d in DECLARED.findall(page)}
     names = [declared.get(name.lower(), name) for name in names]
-    owner = posix.parent.name
-    if IDENTIFIER.fullmatch(owner) and f"{posix.parent}/{owner}.md" in files and owner not in names:
+    names = [_static_owner(page, name) for name in names]
+    folder = posix.parent.name
+    owner = CLASS_FOLDER.sub("", folder)  # "NumericLimits工具类" documents NumericLimits
+    if (
+        IDENTIFIER.fullmatch(owner)
+        and f"{posix.parent}/{folder}.md" in files
+        and owner not in names
+    ):
         names = [f"{owner}.{name}" for name in names]
     return names
+
+
+def _static_owner(page: str, name: str) -> str:
+    """Return ``Class.name`` for a static member the page declares and calls qualified.
+
+    ``Lock.md`` declares ``static ... void Lock(MutexID id)`` and calls
+    ``AscendC::Mutex::Lock<PIPE_V>(0)``: it documents ``Mutex.Lock``.
+    """
+    static = re.search(rf"\bstatic\b[^\n;{{]*\b{re.escape(name)}\s*\(", page)
+    called = re.search(rf"\bAscendC::(\w+)::{re.escape(name)}\b", page)
+    return f"{called.group(1)}.{name}" if static and called else name
+
+
+def sibling_owner(path: str, pages: dict[str, str], names: dict[str, list[str]]) -> list[str]:
+    """Return the names of *path*, a static member qualified as the sibling page it links to.
+
+    ``Unlock.md`` declares ``static ... void Unlock(MutexID id)`` and names no class, but links
+    to ``Lock.md``, which documents ``Mutex.Lock``: it documents ``Mutex.Unlock``.
+    """
+    folder = PurePosixPath(path).parent
+    result = []
+    for name in names[path]:
+        owners = {
+            other.split(".")[0]
+            for link in SIBLING_LINK.findall(pages[path])
+            for other in names.get(f"{folder}/{link}", [])
+            if "." in other
+        }
+        static = re.search(rf"\bstatic\b[^\n;{{]*\b{re.escape(name)}\s*\(", pages[path])
+        result.append(
+            f"{owners.pop()}.{name}" if static and len(owners) == 1 and "." not in name else name
+        )
+    return result
+
+
+SIBLING_LINK = re.compile(r"\]\(([^/()#]+\.md)")
+"""A link to a page in the same folder (``[Lock](Lock.md#section...)``)."""
+CLASS_FOLDER = re.compile(r"工具类$")
+"""The suffix of a folder named after a utility class (``NumericLimits工具类``): its pages are
+the class's members."""
 
 
 TITLE = re.compile(r"^# (\S+)\s*$", re.M)
@@ -190,7 +237,8 @@ def main(repo: str) -> None:
     pages = read_pages(repo, [f for _, _, f in found] + basic)
     found = [(surface, titled(name, pages[f]), f) for surface, name, f in found]
     every = set(files)
-    found += [("basic", name, f) for f in basic for name in basic_page_names(f, pages[f], every)]
+    basic_names = {f: basic_page_names(f, pages[f], every) for f in basic}
+    found += [("basic", name, f) for f in basic for name in sibling_owner(f, pages, basic_names)]
     declared = {f: c_declared(pages[f]) for surface, _, f in found if surface == "c_api"}
     found = [
         (surface, name, f)

@@ -387,6 +387,16 @@ def test_numeric_limits_reject_other_types() -> None:
         NumericLimits[int32_t].Infinity()
 
 
+@pytest.mark.parametrize("member", list(LIMIT_BITS))
+def test_numeric_limits_members_without_t_name_the_fix(member: str) -> None:
+    """The documented members (NumericLimits工具类/<member>.md) exist on NumericLimits itself."""
+    with pytest.raises(
+        AscregTypeError,
+        match=rf"NumericLimits::{member}: .* write NumericLimits\[T\]\.{member}\(\)",
+    ):
+        getattr(NumericLimits, member)()
+
+
 # ---- branch hints, assertions, logs ------------------------------------------------------------
 
 

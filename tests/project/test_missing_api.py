@@ -91,8 +91,8 @@ def test_the_coverage_count_splits_every_documented_name_once() -> None:
 
 def test_basic_names_say_so_too() -> None:
     """ascreg.basic, like the other surfaces: a documented name gives MissingApiError."""
-    with pytest.raises(MissingApiError, match="SetAtomicType is documented by the asc-devkit"):
-        ascreg.basic.SetAtomicType  # noqa: B018
+    with pytest.raises(MissingApiError, match="GmAlloc is documented by the asc-devkit"):
+        ascreg.basic.GmAlloc  # noqa: B018
     with pytest.raises(AttributeError) as info:
         ascreg.basic.SyncAl  # noqa: B018
     assert not isinstance(info.value, MissingApiError)
@@ -107,7 +107,9 @@ def test_the_generator_reads_basic_api_page_names() -> None:
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
     root = "docs/zh/api/SIMD-API/基础API/"
-    files = {f"{root}资源管理/TQue/TQue.md", f"{root}资源管理/TQue/EnQue.md"}
+    limits = f"{root}工具接口/NumericLimits工具类/"
+    files = {f"{root}资源管理/TQue/TQue.md", f"{root}资源管理/TQue/EnQue.md",
+             f"{limits}NumericLimits工具类.md", f"{limits}Infinity.md"}  # fmt: skip
     names = tool.basic_page_names
     assert names(
         f"{root}同步/SetFlag-WaitFlag(ISASI).md", "# SetFlag/WaitFlag\\(ISASI\\)\n", files
@@ -117,6 +119,16 @@ def test_the_generator_reads_basic_api_page_names() -> None:
     ]
     assert names(f"{root}资源管理/TQue/EnQue.md", "# EnQue\n", files) == ["TQue.EnQue"]
     assert names(f"{root}资源管理/TQue/TQue.md", "# TQue\n", files) == ["TQue"]
+    assert names(f"{limits}Infinity.md", "# Infinity\n", files) == ["NumericLimits.Infinity"]
+    sync = f"{root}同步控制/"
+    lock = (
+        "# Lock\nstatic __aicore__ inline void Lock(MutexID id)\nAscendC::Mutex::Lock<PIPE_V>(0);\n"
+    )
+    unlock = "# Unlock\n[Lock](Lock.md#x)\nstatic __aicore__ inline void Unlock(MutexID id)\n"
+    assert names(f"{sync}Lock.md", lock, files) == ["Mutex.Lock"]
+    pages = {f"{sync}Lock.md": lock, f"{sync}Unlock.md": unlock}
+    found = {f: names(f, page, files) for f, page in pages.items()}
+    assert tool.sibling_owner(f"{sync}Unlock.md", pages, found) == ["Mutex.Unlock"]
     page = '# DataCopy（GMToUB多维数据搬运NDDMA）<a name="x"></a>\n'
     assert names(f"{root}搬运/DataCopy（GMToUB多维数据搬运NDDMA）.md", page, files) == ["DataCopy"]
     page = "# SetSysWorkSpace\n__aicore__ inline void SetSysWorkspace(GM_ADDR workspace)\n"

@@ -1,8 +1,8 @@
 """Say so when a kernel uses an API the asc-devkit documents but ascreg does not have yet.
 
-``SetAtomicType`` (documented, not emulated) raises :class:`~ascreg.errors.MissingApiError`, an
+``GmAlloc`` (documented, not emulated) raises :class:`~ascreg.errors.MissingApiError`, an
 ``AttributeError`` that names the API and points to the limitations page, instead of Python's
-bare ``module 'ascreg.basic' has no attribute 'SetAtomicType'``; the name of a page that
+bare ``module 'ascreg.basic' has no attribute 'GmAlloc'``; the name of a page that
 documents a family of functions says which. The documented names come from
 ``ascreg/_data/documented_names.txt``, written once from the asc-devkit documents by
 ``tools/gen_documented_names.py``.
@@ -19,10 +19,10 @@ Traceback (most recent call last):
 ...
 AttributeError: module 'ascreg.reg' has no attribute 'NoSuchThing'
 >>> import ascreg.basic
->>> ascreg.basic.SetAtomicType
+>>> ascreg.basic.GmAlloc
 Traceback (most recent call last):
 ...
-ascreg.errors.MissingApiError: SetAtomicType is documented by the asc-devkit but ascreg does not emulate it yet; see docs/limitations.md
+ascreg.errors.MissingApiError: GmAlloc is documented by the asc-devkit but ascreg does not emulate it yet; see docs/limitations.md
 >>> import ascreg.c_api
 >>> ascreg.c_api.asc_repeat_reduce_sum
 Traceback (most recent call last):

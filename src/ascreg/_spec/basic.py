@@ -317,6 +317,64 @@ TRUNCATE_TYPES = (half, float32_t, bfloat16_t)
 """``Truncate``'s types (the ISASI page)."""
 
 
+_FUSED_PAIRS = ((int8_t, half), (int8_t, int16_t), (half, float32_t), (float32_t, int64_t),
+                (int32_t, int64_t))  # fmt: skip
+FUSED_CASTS: dict[str, tuple[str, tuple[tuple[type[Scalar], ...], ...], str]] = {
+    "AddReluCast": ("复合计算/AddReluCast.md", _FUSED_PAIRS, "composite:add_relu"),
+    "SubReluCast": ("复合计算/SubReluCast.md", _FUSED_PAIRS, "composite:sub_relu"),
+    "MulCast": ("复合计算/MulCast.md", ((int8_t, half), (uint8_t, half), (float32_t, int64_t),
+                                      (int32_t, int64_t)), "arith:BINARY_OPS.Mul"),
+}  # fmt: skip
+"""``name: (page, (dst, src) pairs, the source-type arithmetic's core)``: ``dst = Cast(f(src0,
+src1))``, the arithmetic in the source type, then the register ``Cast`` with ``CastTrait{ZERO,
+SAT, ZEROING, CAST_RINT}`` (``kernel_operator_vec_vconv_impl.h`` / ``_mulcast_impl.h``;
+``int16_t -> int8_t`` goes through half). The pages' 950 tables; the pairs with an int64_t
+source take the count form only (the pages' note; the implementation's repeat forms
+static_assert them)."""
+EXP_SUB_PAIRS = ((float32_t, half), (float32_t, float32_t))
+"""``ExpSub<T, U>``'s ``(dst, src)`` pairs: the page's "half, float" as the 950 implementation
+takes them (``FusedExpSubImpl``: src half / float, dst float)."""
+
+
+CAST_DEQUANT_PAIRS = ((half, int32_t), (int8_t, int16_t), (uint8_t, int16_t))
+"""``CastDequant<T, U>``'s ``(dst, src)`` pairs on the 950 (its page's table)."""
+
+
+def _fused_rows() -> list[OpSpec]:
+    operands = (("dst", TENSOR), ("src0", "LocalTensor[{T1}]"), ("src1", "LocalTensor[{T1}]"))
+    rows = []
+    for name, (page, pairs, core) in FUSED_CASTS.items():
+        narrow = tuple(p for p in pairs if p[1].size < 8)
+        shape_forms = (
+            BasicForm("count", (*operands, COUNT)),
+            BasicForm("mask bits", (*operands, *MASK_BITS, BINARY_PARAMS), combos=narrow),
+            BasicForm("mask count", (*operands, *MASK_COUNT, BINARY_PARAMS), combos=narrow),
+        )
+        rows.append(_row(name, page, ("T", "U"), pairs, shape_forms, _CORE + core,
+                         module="basic/_cast"))  # fmt: skip
+    deq_forms = (
+        BasicForm("count", (*operands, COUNT)),
+        BasicForm("mask bits", (*operands, *MASK_BITS, BINARY_PARAMS)),
+        BasicForm("mask count", (*operands, *MASK_COUNT, BINARY_PARAMS)),
+    )
+    rows.append(_row("AddDeqRelu", "复合计算/AddDeqRelu.md", ("T", "U"), ((half, int32_t),),
+                     deq_forms, _CORE + "composite:add_deq_relu", module="basic/_cast"))  # fmt: skip
+    unary = (("dst", TENSOR), ("src", "LocalTensor[{T1}]"))
+    rows.append(_row("CastDequant", "复合计算/CastDequant.md", ("T", "U"), CAST_DEQUANT_PAIRS,
+                     forms(unary, None, UNARY_PARAMS), _CORE + "composite:dequantize_to_half",
+                     module="basic/_cast"))  # fmt: skip
+    either = "LocalTensor[{T1}] | {S1}"
+    rows += [
+        _row("MulsCast", "复合计算/MulsCast(ISASI).md", ("T2", "T3"), ((half, float32_t),),
+             (BasicForm("count", (("dst", TENSOR), ("src0", either), ("src1", either), COUNT)),),
+             _CORE + "convert:muls_cast", module="basic/_cast"),
+        _row("ExpSub", "复合计算/ExpSub(ISASI).md", ("T", "U"), EXP_SUB_PAIRS,
+             (BasicForm("count", (*operands, COUNT)),), _CORE + "compound:exp_sub",
+             module="basic/_cast"),
+    ]  # fmt: skip
+    return rows
+
+
 def _conversion_rows() -> list[OpSpec]:
     combos = tuple((dst, src) for src, dst in MEMORY_CASTS)
     narrow = tuple((dst, src) for src, dst in MEMORY_CASTS if (src, dst) not in CAST_WIDE)
@@ -658,7 +716,7 @@ def _misc_rows() -> list[OpSpec]:
 
 BASIC_ROWS: tuple[OpSpec, ...] = (
     *_unary_rows(), *_binary_rows(), *_scalar_rows(), *_shift_rows(), *_fill_rows(),
-    *_conversion_rows(), *_compare_rows(), *_reduce_rows(), *_layout_rows(),
+    *_conversion_rows(), *_fused_rows(), *_compare_rows(), *_reduce_rows(), *_layout_rows(),
     *_misc_rows(),
 )  # fmt: skip
 """Every row of the memory-level basic API, in table order."""

@@ -46,6 +46,7 @@ from typing import Any, TypeVar, cast
 from ascreg._dtypes import Scalar
 from ascreg._frontend.missing import module_getattr
 from ascreg.basic._atomic import AtomicAdd, AtomicCas, AtomicExch, AtomicMax, AtomicMin
+from ascreg.basic._blocks import BilinearInterpolation, Gatherb, GatherRepeatParams
 from ascreg.basic._cache import (
     CacheLine,
     DataCacheCleanAndInvalid,
@@ -54,7 +55,18 @@ from ascreg.basic._cache import (
     ICachePreLoad,
     MemDsbT,
 )
-from ascreg.basic._cast import Cast, SetDeqScale, Truncate
+from ascreg.basic._cast import (
+    AddDeqRelu,
+    AddReluCast,
+    Cast,
+    CastDequant,
+    ExpSub,
+    MulCast,
+    MulsCast,
+    SetDeqScale,
+    SubReluCast,
+    Truncate,
+)
 from ascreg.basic._constants import *  # noqa: F403 (the constant table; its __all__ lists them)
 from ascreg.basic._constants import platform as platform
 from ascreg.basic._copy import (
@@ -103,6 +115,19 @@ from ascreg.basic._cube_modes import (
 )
 from ascreg.basic._cube_mx import MmadMx
 from ascreg.basic._datatype import *  # noqa: F403 (the DataType / Format members; its __all__)
+from ascreg.basic._debug import (
+    DataCachePreload,
+    DumpTensor,
+    GetArchVersion,
+    GetProgramCounter,
+    GetSystemCycle,
+    MarkStamp,
+    Nop,
+    PrintTimeStamp,
+    ReadGmByPassDCache,
+    Trap,
+    WriteGmByPassDCache,
+)
 from ascreg.basic._events import (
     QUE_MAX_EVENT,
     HardEvent,
@@ -195,13 +220,23 @@ from ascreg.basic._repeat import (
 )
 from ascreg.basic._scalar import GetUintDivMagicAndShift
 from ascreg.basic._select import SELMODE, Compare, Compares, Select
+from ascreg.basic._spr import (
+    GetCmpMask,
+    GetMrgSortResult,
+    GetReduceRepeatSumSpr,
+    SetCmpMask,
+    SetPadValue,
+)
 from ascreg.basic._system import (
     DEFAULT_SYNC_ALL_CONFIG,
+    AtomicDtype,
+    AtomicOp,
     CrossCoreSetFlag,
     CrossCoreWaitFlag,
     DisableDmaAtomic,
     GetDataBlockSizeInBytes,
     GetRuntimeUBSize,
+    GetStoreAtomicConfig,
     GetSubBlockIdx,
     GetSubBlockNum,
     GetSysWorkSpacePtr,
@@ -213,6 +248,8 @@ from ascreg.basic._system import (
     SetAtomicMax,
     SetAtomicMin,
     SetAtomicNone,
+    SetAtomicType,
+    SetStoreAtomicConfig,
     SetSysWorkspace,
     SyncAll,
     SyncAllConfig,
@@ -229,11 +266,15 @@ from ascreg.basic._template import (
     need,
 )
 from ascreg.basic._tensor import (
+    K_MAX_SHAPE_DIM,
     CacheMode,
     CacheRwMode,
+    DataFormat,
+    GetShapeSize,
     GlobalTensor,
     LocalTensor,
     QuePosition,
+    ShapeInfo,
     TBuffAddr,
     TPosition,
 )
@@ -248,6 +289,7 @@ from ascreg.basic._tpipe import (
     TQue,
     TQueBind,
 )
+from ascreg.basic._transpose import Transpose, TransposeParamsExt, TransposeType
 from ascreg.basic._utils import AlignUp, DivCeil
 from ascreg.basic._vector import (
     DEFAULT_BINARY_CONFIG,
@@ -338,6 +380,39 @@ from ascreg.machine.sync import (
 T = TypeVar("T", bound=Scalar)
 
 __all__ = [
+    "DumpTensor",
+    "BilinearInterpolation",
+    "CastDequant",
+    "AddDeqRelu",
+    "Transpose",
+    "TransposeParamsExt",
+    "TransposeType",
+    "Gatherb",
+    "GatherRepeatParams",
+    "DataFormat",
+    "GetShapeSize",
+    "K_MAX_SHAPE_DIM",
+    "ShapeInfo",
+    "DataCachePreload",
+    "GetArchVersion",
+    "GetProgramCounter",
+    "GetSystemCycle",
+    "MarkStamp",
+    "Nop",
+    "PrintTimeStamp",
+    "ReadGmByPassDCache",
+    "Trap",
+    "WriteGmByPassDCache",
+    "GetCmpMask",
+    "GetMrgSortResult",
+    "GetReduceRepeatSumSpr",
+    "SetCmpMask",
+    "SetPadValue",
+    "AtomicDtype",
+    "AtomicOp",
+    "GetStoreAtomicConfig",
+    "SetAtomicType",
+    "SetStoreAtomicConfig",
     "BRCB_BROADCAST_NUMBER",
     "CFG_COLUMN_MAJOR",
     "CFG_NZ",
@@ -384,6 +459,7 @@ __all__ = [
     "AbsSub",
     "Add",
     "AddRelu",
+    "AddReluCast",
     "Adds",
     "AlignUp",
     "AllocMutexID",
@@ -434,6 +510,7 @@ __all__ = [
     "Dn2NzParams",
     "Duplicate",
     "Exp",
+    "ExpSub",
     "ExpAlgo",
     "ExpConfig",
     "Fixpipe",
@@ -503,10 +580,12 @@ __all__ = [
     "MmadMx",
     "MmadParams",
     "Mul",
+    "MulCast",
     "MulAddDst",
     "MulAddRelu",
     "Mull",
     "Muls",
+    "MulsCast",
     "MultiCopyConfig",
     "MultiCopyLoopInfo",
     "MultiCopyParams",
@@ -581,6 +660,7 @@ __all__ = [
     "SqrtConfig",
     "Sub",
     "SubRelu",
+    "SubReluCast",
     "Subs",
     "SyncAll",
     "SyncAllConfig",

@@ -71,6 +71,7 @@ from ascreg.basic._adv import (
     view_as,
     write,
 )
+from ascreg.basic._spr import record_mrgsort
 from ascreg.basic._template import TYPENAME as TYPE_KIND
 from ascreg.basic._template import Signature, function_template
 from ascreg.basic._tensor import LocalTensor
@@ -600,8 +601,12 @@ def _mrgsort(
     write(view_as(dst, uint32_t), merged.reshape(-1))
     if t.isExhaustedSuspension:
         taken = advsort.merge_taken(words, t.T.np_dtype)
+        counts = [taken[k] if k < len(taken) else 0 for k in range(4)]
         for k in range(4):
-            sortedNum[k] = uint32_t(taken[k] if k < len(taken) else 0)
+            sortedNum[k] = uint32_t(counts[k])
+        record_mrgsort(counts)  # VMS4_SR, read by GetMrgSortResult
+    else:
+        record_mrgsort(None)
 
 
 MrgSort = AdvancedApi(

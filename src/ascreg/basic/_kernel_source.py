@@ -1127,12 +1127,31 @@ class _Limits:
         return limit
 
 
+def _untyped(member: str) -> Callable[..., Any]:
+    """``NumericLimits.<member>`` without ``T``: the member exists, a call names the fix."""
+
+    def member_without_type(*args: Any) -> Any:
+        raise AscregTypeError(
+            f"NumericLimits<T>::{member} needs T: write NumericLimits[T].{member}() (the C++ "
+            f"NumericLimits<T>::{member}())",
+            call=f"NumericLimits::{member}",
+        )
+
+    member_without_type.__name__ = member
+    member_without_type.__doc__ = (
+        f"``NumericLimits<T>::{member}``: call it as ``NumericLimits[T].{member}()``."
+    )
+    return member_without_type
+
+
 class _NumericLimits:
     """``AscendC::NumericLimits<T>``: ``NumericLimits[float32_t].Max()`` and the vector forms.
 
     Members: ``Max``, ``Min`` (the smallest normal of a float type), ``Lowest``, ``DeNormMin``,
     ``Infinity``, ``NegativeInfinity``, ``QuietNaN``, ``SignalingNaN``, each with a scalar form
     ``M()`` and a vector form ``M(dst, count)`` that fills *count* elements (``Duplicate``).
+    ``NumericLimits.M`` without ``T`` exists too (the documented member) but calling it is an
+    error naming ``NumericLimits[T].M()``.
 
     Examples
     --------
@@ -1147,6 +1166,8 @@ class _NumericLimits:
         self._made: dict[Any, _Limits] = {}
         self.__name__ = "NumericLimits"
         self.__module__ = "ascreg.basic"
+        for member in _LIMITS:
+            setattr(self, member, _untyped(member))
 
     def __getitem__(self, dtype: Any) -> _Limits:
         if not is_scalar_type(dtype):

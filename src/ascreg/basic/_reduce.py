@@ -62,6 +62,7 @@ from ascreg.basic._engine import Stream, elements
 from ascreg.basic._forms import check_tag, same_type
 from ascreg.basic._op import BasicOp, basic_op
 from ascreg.basic._repeat import VL, counter_mode, repeat_lanes
+from ascreg.basic._spr import record_reduce_sum
 from ascreg.basic._tensor import LocalTensor
 from ascreg.core import compare, reduce
 from ascreg.core.arith import BINARY_OPS
@@ -394,7 +395,9 @@ def _whole(op: BasicOp, kind: str, dst: Any, src: Any, *rest: Any) -> None:
         check_tag(op, dtype, "count")
         count = operands.in_range(args[0], "count", 0, (1 << 31) - 1)
         rows, active = _count_rows(src, count, width, width)
-        _whole_counter(kind, dst, work, rows, active, count, cal_index)
+        value = _whole_counter(kind, dst, work, rows, active, count, cal_index)
+        if value is not None:  # the 950 keeps the count form's sum for GetReduceRepeatSumSpr
+            record_reduce_sum(dtype, value)
         return
     mask, times, stride = args
     check_tag(op, dtype, "mask bits" if not isinstance(mask, int | np.integer) else "mask count")
@@ -426,17 +429,21 @@ def _whole_counter(
     active: Array,
     count: int,
     cal_index: bool,
-) -> None:
-    """Reduce in the count form (and in the counter mask mode of the repeat forms)."""
+) -> Any:
+    """Reduce in the count form (and in the counter mask mode of the repeat forms).
+
+    Returns the sum (``SUM``), else None.
+    """
     if kind == "SUM":
         if rows.dtype.itemsize == 8:
             value = _b64_sum(rows, active)
         else:
             value = _counter_sum(rows, active, work, count)
         _write(dst, 0, np.array([value], dtype=rows.dtype), "dst")
-        return
+        return value
     best, index = _extreme(kind, rows, active, None, rows.shape[1], cal_index)
     _store_extreme(dst, best, index)
+    return None
 
 
 # ---- ReduceSum / ReduceMax / ReduceMin<T, Pattern::Reduce::AR|RA>: the advanced API ---------------

@@ -248,6 +248,30 @@ class GatherMaskParams:
 
 
 @attrs.define
+class GatherRepeatParams:
+    """``AscendC::GatherRepeatParams(dstBlkStride, dstRepStride)``: ``Gatherb``'s dst strides.
+
+    In DataBlocks (kernel_struct_gather.h's defaults: block stride 1, repeat stride 8); the
+    other fields are kept for spelling (the page: deprecated, not processed).
+
+    Examples
+    --------
+    >>> GatherRepeatParams(2, 16)
+    GatherRepeatParams(dstBlkStride=2, dstRepStride=16, blockNumber=8, src0BlkStride=1, src1BlkStride=1, src0RepStride=8, src1RepStride=8, repeatStrideMode=False, strideSizeMode=False)
+    """
+
+    dstBlkStride: int = 1
+    dstRepStride: int = 8
+    blockNumber: int = 8
+    src0BlkStride: int = 1
+    src1BlkStride: int = 1
+    src0RepStride: int = 8
+    src1RepStride: int = 8
+    repeatStrideMode: bool = False
+    strideSizeMode: bool = False
+
+
+@attrs.define
 class TransDataTo5HDParams:
     """``AscendC::TransDataTo5HDParams``: the halves (8-bit types), repeats and strides.
 

@@ -11,6 +11,7 @@ bytes) and the user part. ``SetAtomicAdd<T>`` / ``SetAtomicMax<T>`` / ``SetAtomi
 from __future__ import annotations
 
 import contextlib
+import enum
 from collections.abc import Iterator
 from typing import Any
 
@@ -36,9 +37,10 @@ from ascreg.machine.coop import Barrier, BlockRunner
 from ascreg.machine.crosscore import RUNNER_STATE, core_of, cross_set, cross_wait, running_kind
 from ascreg.machine.memory import GmPtr
 from ascreg.machine.mixsync import hard_sync_all
+from ascreg.machine.ref import Ref
 from ascreg.machine.spr import MASK_SPR_INIT, write_mask_spr
 from ascreg.machine.sync import PIPE_ALL, PIPE_MTE2, PIPE_MTE3, Pipe
-from ascreg.machine.sysregs import system_registers
+from ascreg.machine.sysregs import ATOMIC_OP_CODES, ATOMIC_TYPE_CODES, system_registers
 
 
 def reset_soc_state() -> None:
@@ -659,3 +661,128 @@ def DisableDmaAtomic() -> None:
     """
     _ascreg_call = "DisableDmaAtomic"
     system_registers().atomic = None
+
+
+class AtomicDtype(enum.IntEnum):
+    """``AscendC::AtomicDtype``: the store atomic's element type (``SetStoreAtomicConfig``).
+
+    The values are the page's (and CTRL[8:6]'s) codes.
+
+    Examples
+    --------
+    >>> AtomicDtype.ATOMIC_F32.value, AtomicDtype(6).name
+    (1, 'ATOMIC_BF16')
+    """
+
+    ATOMIC_NONE = 0
+    ATOMIC_F32 = 1
+    ATOMIC_F16 = 2
+    ATOMIC_S16 = 3
+    ATOMIC_S32 = 4
+    ATOMIC_S8 = 5
+    ATOMIC_BF16 = 6
+
+
+class AtomicOp(enum.IntEnum):
+    """``AscendC::AtomicOp``: the store atomic's operation (the page documents the sum only).
+
+    Examples
+    --------
+    >>> AtomicOp.ATOMIC_SUM.value
+    0
+    """
+
+    ATOMIC_SUM = 0
+
+
+_CODE_OF_TYPE = {dtype: code for code, dtype in ATOMIC_TYPE_CODES.items()}
+_CODE_OF_OP = {op: code for code, op in ATOMIC_OP_CODES.items()}
+
+
+@function_template(Signature(T=TYPENAME), name="SetAtomicType")
+def SetAtomicType(*, T: type[Scalar] | None = None) -> None:
+    """``AscendC::SetAtomicType<T>()``: the store atomic's element type, its operation kept.
+
+    The 950 writes the type field alone (``set_atomic_<type>()``, CTRL[8:6]): after
+    ``SetAtomicMax<half>()``, ``SetAtomicType<float>()`` keeps the max. With no atomic on,
+    the operation is the sum (CTRL[10:9] = 0, its reset value: ascreg does not keep the
+    operation field while the atomic is off), so ``SetAtomicType<T>()`` alone turns an atomic
+    add on. ``T``: int8_t, int16_t, half, bfloat16_t, int32_t, float.
+
+    Examples
+    --------
+    >>> from ascreg import float32_t, half
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> from ascreg.machine.sysregs import system_registers
+    >>> with block(BlockContext()):
+    ...     SetAtomicMax[half](); SetAtomicType[float32_t](); system_registers().atomic
+    ('max', <class 'ascreg._dtypes.float32_t'>)
+    """
+    _ascreg_call = "SetAtomicType"
+    chosen = need("T", T, "SetAtomicType[T]()")
+    if chosen not in _CODE_OF_TYPE:
+        legal = ", ".join(t.cpp_name for t in _ATOMIC_TYPES)
+        raise UnsupportedError(
+            f"T must be one of {legal} (the page's 950 types), not {chosen.cpp_name}",
+            call=f"SetAtomicType<{chosen.cpp_name}>",
+        )
+    registers = system_registers()
+    operation = registers.atomic[0] if registers.atomic is not None else "add"
+    registers.atomic = (operation, chosen)
+
+
+@function_template(Signature(type=member_of(AtomicDtype), op=member_of(AtomicOp)),
+                   name="SetStoreAtomicConfig")  # fmt: skip
+def SetStoreAtomicConfig(**targs: Any) -> None:
+    """``AscendC::SetStoreAtomicConfig<AtomicDtype type, AtomicOp op>()``: the store atomic.
+
+    ``type`` ``ATOMIC_NONE`` turns it off (later UB -> GM copies overwrite); any other type
+    makes later copies add into GM as that type (``op`` ``ATOMIC_SUM``, the only one).
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> from ascreg.machine.sysregs import system_registers
+    >>> with block(BlockContext()):
+    ...     SetStoreAtomicConfig[AtomicDtype.ATOMIC_F16, AtomicOp.ATOMIC_SUM]()
+    ...     system_registers().atomic
+    ('add', <class 'ascreg._dtypes.half'>)
+    """
+    _ascreg_call = "SetStoreAtomicConfig"
+    kind = need("type", targs.get("type"), "SetStoreAtomicConfig[type, op]()")
+    operation = ATOMIC_OP_CODES[
+        int(need("op", targs.get("op"), "SetStoreAtomicConfig[type, op]()"))
+    ]
+    registers = system_registers()
+    registers.atomic = (
+        None if kind is AtomicDtype.ATOMIC_NONE else (operation, ATOMIC_TYPE_CODES[int(kind)])
+    )
+
+
+def GetStoreAtomicConfig(atomicType: Ref[Any], atomicOp: Ref[Any]) -> None:
+    """``AscendC::GetStoreAtomicConfig(uint16_t& atomicType, uint16_t& atomicOp)``: read the mode.
+
+    *atomicType* receives the element type's code (0: no atomic, 1 float, 2 half, 3 int16_t,
+    4 int32_t, 5 int8_t, 6 bfloat16_t: ``AtomicDtype``), *atomicOp* the operation's
+    (0: sum; 1 and 2 are the max and min of ``SetAtomicMax`` / ``SetAtomicMin``, the
+    register's codes, which the page does not list; 0 when no atomic is on).
+
+    Examples
+    --------
+    >>> from ascreg import Ref, int32_t
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> kind, op = Ref(0), Ref(0)
+    >>> with block(BlockContext()):
+    ...     SetAtomicMin[int32_t](); GetStoreAtomicConfig(kind, op)
+    >>> kind.value, op.value
+    (4, 2)
+    """
+    _ascreg_call = "GetStoreAtomicConfig"
+    for value, role in ((atomicType, "atomicType"), (atomicOp, "atomicOp")):
+        if not isinstance(value, Ref):
+            raise AscregTypeError(
+                f"{role} is a uint16_t& output: pass a Ref (Ref(0)), got {value!r:.40}"
+            )
+    mode = system_registers().atomic
+    atomicType.value = 0 if mode is None else _CODE_OF_TYPE[mode[1]]
+    atomicOp.value = 0 if mode is None else _CODE_OF_OP[mode[0]]

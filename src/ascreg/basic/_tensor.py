@@ -12,6 +12,7 @@ import enum
 from typing import Any, Generic, TypeVar, overload
 
 import attrs
+import numpy as np
 
 from ascreg._dtypes import Scalar, c_cast, is_scalar_type
 from ascreg._frontend import operands
@@ -135,6 +136,148 @@ class _Subscripted(Generic[T]):
         return f"{type(self).__name__.partition('[')[0]}<{self._dtype().cpp_name}>"
 
 
+K_MAX_SHAPE_DIM = 8
+"""The most dimensions a ``ShapeInfo`` holds (``K_MAX_SHAPE_DIM``)."""
+
+
+class DataFormat(enum.IntEnum):
+    """``AscendC::DataFormat``: the layout a ``ShapeInfo`` records.
+
+    Examples
+    --------
+    >>> DataFormat.NCHW.value, DataFormat(1).name
+    (2, 'NZ')
+    """
+
+    ND = 0
+    NZ = 1
+    NCHW = 2
+    NC1HWC0 = 3
+    NHWC = 4
+    NCDHW = 5
+    NDC1HWC0 = 6
+    FRACTAL_Z_3D = 7
+
+
+def _dims(count: Any, values: Any, role: str) -> list[int]:
+    """Check a ``(dim, uint32_t shape[])`` pair; return the dims padded to K_MAX_SHAPE_DIM."""
+    dim = operands.in_range(count, f"{role}Dim", 0, K_MAX_SHAPE_DIM, "K_MAX_SHAPE_DIM")
+    if len(values) < dim:
+        raise AscregTypeError(f"{role} has {len(values)} values, fewer than {role}Dim = {dim}")
+    dims = [operands.in_range(v, role, 0, (1 << 32) - 1, "uint32_t") for v in list(values)[:dim]]
+    return dims + [0] * (K_MAX_SHAPE_DIM - dim)
+
+
+class ShapeInfo:
+    """``AscendC::ShapeInfo``: the shape a ``LocalTensor`` / ``GlobalTensor`` carries.
+
+    ``ShapeInfo(shapeDim, shape)`` (format ND), ``ShapeInfo(shapeDim, shape, dataFormat)``,
+    ``ShapeInfo(shapeDim, shape, originalShapeDim, originalShape, dataFormat)``: as the struct's
+    constructors, the original shape the shape unless given; at most ``K_MAX_SHAPE_DIM`` (8)
+    dimensions. ``ShapeInfo()`` leaves every field 0 (C++ leaves them uninitialised).
+
+    Examples
+    --------
+    >>> info = ShapeInfo(2, [8, 16])
+    >>> info.shapeDim, info.shape[:3], info.originalShape[:2], info.dataFormat.name, GetShapeSize(info)
+    (2, [8, 16, 0], [8, 16], 'ND', 128)
+    """
+
+    def __init__(self, *args: Any) -> None:
+        self.shapeDim = self.originalShapeDim = 0
+        self.shape = [0] * K_MAX_SHAPE_DIM
+        self.originalShape = [0] * K_MAX_SHAPE_DIM
+        self.dataFormat = DataFormat.ND
+        if not args:
+            return
+        if len(args) not in (2, 3, 5):
+            raise AscregTypeError(
+                "ShapeInfo takes (), (shapeDim, shape), (shapeDim, shape, dataFormat) or "
+                f"(shapeDim, shape, originalShapeDim, originalShape, dataFormat); got {len(args)} arguments"
+            )
+        original = args[2:4] if len(args) == 5 else args[:2]
+        self.shape = _dims(args[0], args[1], "shape")
+        self.originalShape = _dims(original[0], original[1], "originalShape")
+        self.shapeDim, self.originalShapeDim = int(args[0]), int(original[0])
+        if len(args) > 2:
+            self.dataFormat = operands.instance(args[-1], DataFormat, "dataFormat")
+
+    def copy(self) -> ShapeInfo:
+        """Return a copy (the C++ struct is copied by value)."""
+        other = ShapeInfo()
+        other.shapeDim, other.originalShapeDim = self.shapeDim, self.originalShapeDim
+        other.shape, other.originalShape = list(self.shape), list(self.originalShape)
+        other.dataFormat = self.dataFormat
+        return other
+
+    def __repr__(self) -> str:
+        return (
+            f"ShapeInfo(shape={self.shape[: self.shapeDim]}, originalShape="
+            f"{self.originalShape[: self.originalShapeDim]}, dataFormat={self.dataFormat.name})"
+        )
+
+
+def GetShapeSize(shapeInfo: ShapeInfo) -> int:
+    """``AscendC::GetShapeSize(shapeInfo)``: the product of the shape's ``shapeDim`` dimensions.
+
+    Examples
+    --------
+    >>> GetShapeSize(ShapeInfo(3, [2, 3, 4])), GetShapeSize(ShapeInfo())
+    (24, 1)
+    """
+    info = operands.instance(shapeInfo, ShapeInfo, "shapeInfo")
+    size = 1
+    for dim in info.shape[: info.shapeDim]:
+        size *= dim
+    return size
+
+
+class _ShapeCarrier:
+    """``SetShapeInfo`` / ``GetShapeInfo`` of both tensor kinds (a copy of the struct is kept)."""
+
+    _shape_info: ShapeInfo | None = None
+
+    def SetShapeInfo(self, shapeInfo: ShapeInfo) -> None:
+        """``SetShapeInfo(const ShapeInfo& shapeInfo)``: keep a copy of the tensor's shape.
+
+        Examples
+        --------
+        >>> from ascreg import half
+        >>> t = LocalTensor[half]()
+        >>> t.SetShapeInfo(ShapeInfo(2, [4, 8])); t.GetShapeInfo().shape[:2]
+        [4, 8]
+        """
+        self._shape_info = operands.instance(shapeInfo, ShapeInfo, "shapeInfo").copy()
+
+    def GetShapeInfo(self) -> ShapeInfo:
+        """``GetShapeInfo() const``: the shape ``SetShapeInfo`` set (a copy).
+
+        The page: the shape has no default value; before ``SetShapeInfo`` this is an error.
+
+        Examples
+        --------
+        >>> from ascreg import float32_t
+        >>> GlobalTensor[float32_t]().GetShapeInfo()
+        Traceback (most recent call last):
+        ...
+        ascreg.errors.AscregError: GetShapeInfo: GlobalTensor<float> has no shape: call SetShapeInfo first (the shape has no default value)
+        """
+        if self._shape_info is None:
+            raise AscregError(
+                f"{self._cpp()} has no shape: call SetShapeInfo first (the shape has no default "  # type: ignore[attr-defined]
+                "value)",
+                call="GetShapeInfo",
+            )
+        return self._shape_info.copy()
+
+
+def _printed(value: Any) -> str:
+    """One element as C++'s default ``operator<<`` prints it (``%g``; an integer in decimal)."""
+    if isinstance(value, np.integer | int):
+        return str(int(value))
+    return f"{float(value):g}"
+
+
 def _offset(value: Any, what: str) -> int:
     offset = operands.integer(value, what)
     if offset < 0:
@@ -142,7 +285,7 @@ def _offset(value: Any, what: str) -> int:
     return offset
 
 
-class GlobalTensor(_Subscripted[T]):
+class GlobalTensor(_ShapeCarrier, _Subscripted[T]):
     """``AscendC::GlobalTensor<T>``: a view of GM set by ``SetGlobalBuffer``.
 
     Examples
@@ -341,7 +484,7 @@ class TBuffAddr:
         return operands.in_range(address, "bufferAddr", 0, (1 << 32) - 1)
 
 
-class LocalTensor(_Subscripted[T]):
+class LocalTensor(_ShapeCarrier, _Subscripted[T]):
     """``AscendC::LocalTensor<T>``: a typed view of this block's UB.
 
     Made by ``LocalMemAllocator``, ``TQue.AllocTensor`` / ``DeQue`` and ``TBuf.Get``, or
@@ -481,6 +624,90 @@ class LocalTensor(_Subscripted[T]):
         0
         """
         return self._size
+
+    def _handle(self, call: str) -> Any:
+        """Return the queue / TBuf buffer the tensor came from (its ``bufferHandle``), or raise."""
+        owner = self._owner
+        if not hasattr(owner, "usertag"):
+            raise AscregError(
+                f"{self._describe()} has no buffer handle (bufferHandle is nullptr): only a "
+                "tensor of a TQue / TQueBind / TBuf buffer carries a tag",
+                call=f"LocalTensor.{call}",
+            )
+        return owner
+
+    def SetUserTag(self, tag: Any) -> None:
+        """``SetUserTag(const TTagType tag)``: tag the buffer the tensor came from (``int32_t``).
+
+        The tag lives in the queue or TBuf buffer (``TBufType::usertag``), so every tensor of
+        that buffer sees it; ``InitBuffer`` sets -1.
+
+        Examples
+        --------
+        >>> from ascreg import half
+        >>> from ascreg.basic import TPipe, TQue, TPosition
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     pipe = TPipe(); que = TQue[TPosition.VECIN, 1]()
+        ...     _ = pipe.InitBuffer(que, 1, 256)
+        ...     t = que.AllocTensor[half](); before = t.GetUserTag()
+        ...     t.SetUserTag(10); before, t.GetUserTag()
+        (-1, 10)
+        """
+        self._handle("SetUserTag").usertag = operands.in_range(
+            tag, "tag", -(1 << 31), (1 << 31) - 1, "TTagType (int32_t)"
+        )
+
+    def GetUserTag(self) -> int:
+        """``GetUserTag() const``: the tag of the buffer the tensor came from (``TTagType``).
+
+        Examples
+        --------
+        >>> from ascreg import half
+        >>> from ascreg.basic import LocalMemAllocator, Hardware
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     LocalMemAllocator[Hardware.UB]().Alloc[half, 16]().GetUserTag()
+        Traceback (most recent call last):
+        ...
+        ascreg.errors.AscregError: LocalTensor.GetUserTag: LocalTensor<half> at UB 0x0 has no buffer handle (bufferHandle is nullptr): only a tensor of a TQue / TQueBind / TBuf buffer carries a tag
+        """
+        tag: int = self._handle("GetUserTag").usertag
+        return tag
+
+    def Print(self, len: Any = None) -> None:
+        """``Print()`` / ``Print(uint32_t len)``: print the first *len* elements (CPU debug only).
+
+        One row per 32-byte DataBlock, as the CPU build prints it: the first element's index
+        in 4 digits, `` : ``, each value and a space (floats as C++'s default stream output, 6
+        significant digits; 8-bit integers as numbers); *len* is capped at ``GetSize()``. The
+        header marks it deprecated. The read is a scalar access (``PIPE_S``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from ascreg import half
+        >>> from ascreg.basic import LocalMemAllocator, Hardware
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     t = LocalMemAllocator[Hardware.UB]().Alloc[half, 32]()
+        ...     t.GetPhyAddr().write(np.arange(32) / 3)
+        ...     t.Print(18)
+        0000 : 0 0.333252 0.666504 1 1.33301 1.66699 2 2.33398 2.66602 3 3.33398 3.66602 4 4.33203 4.66797 5
+        0016 : 5.33203 5.66797
+        """
+        count = (
+            self._size
+            if len is None
+            else min(operands.in_range(len, "len", 0, (1 << 32) - 1), self._size)
+        )
+        values = self.GetPhyAddr().read(count)
+        per_row = DATA_BLOCK // self._dtype().size
+        text = []
+        for start in range(0, count, per_row):
+            row = " ".join(_printed(v) for v in values[start : start + per_row])
+            text.append(f"{start:04d} : {row} \n")
+        print("".join(text), end="")
 
     def GetLength(self) -> int:
         """Return the size in bytes.

@@ -120,12 +120,14 @@ def queue_event(src: TPosition, dst: TPosition, call: str) -> HardEvent:
 class _Buffer:
     """One block of UB that ``InitBuffer`` gave a queue or TBuf."""
 
-    __slots__ = ("enque", "free", "lease", "nbytes", "ptr", "state", "token", "views")
+    __slots__ = ("enque", "free", "lease", "nbytes", "ptr", "state", "token", "usertag", "views")
 
     def __init__(self, ptr: UbPtr[Any], nbytes: int) -> None:
         self.ptr = ptr
         self.nbytes = nbytes
         self.state = "idle"  # "idle" -> "allocated" -> "queued" -> "allocated" -> "idle"
+        self.usertag = -1
+        """``TBufType::usertag``: ``LocalTensor.SetUserTag`` / ``GetUserTag`` (-1 after InitBuffer)."""
         self.token: dict[Pipe, int] | None = None
         self.enque: tuple[HardEvent, int] | None = None
         """The event and id a pending ``EnQue`` holds (released by ``DeQue``)."""
@@ -1049,7 +1051,9 @@ class TBuf(metaclass=ClassTemplate):
                 f"{count} x {dtype.size} bytes from byte {offset} leave the {buffer.nbytes}-byte "
                 "TBuf"
             )
-        return LocalTensor._view(buffer.ptr.offset_bytes(offset).cast(dtype), count, self._position)
+        return LocalTensor._view(
+            buffer.ptr.offset_bytes(offset).cast(dtype), count, self._position, buffer
+        )
 
 
 def _pool_length(length: Any) -> int:

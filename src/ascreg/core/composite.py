@@ -181,8 +181,38 @@ def dequantize_to_half(values: Lanes, scale: Any) -> Lanes:
     >>> dequantize_to_half(np.int32([3, 70000, -5]), np.float16(0.5)).tolist()
     [1.5, 35008.0, -2.5]
     """
+    return convert(dequantized(values, scale), float32_t, half, RoundMode.CAST_RINT, False)
+
+
+def dequantized(values: Lanes, scale: Any) -> Lanes:
+    """Return ``float(x) * 2**-17 * scale * 2**17`` in float32: the 950's dequantisation chain.
+
+    ``float(x)`` rounds to nearest even (saturating); each ``Muls`` rounds in float32.
+
+    Examples
+    --------
+    >>> dequantized(np.int32([3, -5]), np.float16(0.25)).tolist()
+    [0.75, -1.25]
+    """
     mul = BINARY_OPS["Mul"]
     wide = convert(values, int32_t, float32_t, RoundMode.CAST_RINT, True)
     for factor in (1.0 / DEQ_SHIFT, float(np.float32(scale)), DEQ_SHIFT):
         wide = mul(wide, np.full(wide.shape, factor, dtype=np.float32))
-    return convert(wide, float32_t, half, RoundMode.CAST_RINT, False)
+    return wide
+
+
+def add_deq_relu(a: Lanes, b: Lanes, scale: Any) -> Lanes:
+    """``AddDeqRelu``: ``half(max(dequantized(a + b), 0))``, the sum wrapping in int32.
+
+    The float -> half conversion rounds to nearest even and saturates (``float2halfCastTrait``
+    of the 950's implementation: ``SatMode::SAT``); ``Maxs`` against +0 runs in float.
+
+    Examples
+    --------
+    >>> add_deq_relu(np.int32([3, -9, 2**31 - 1]), np.int32([1, 2, 1]), np.float16(0.5)).tolist()
+    [2.0, 0.0, 0.0]
+    """
+    total = BINARY_OPS["Add"](a, b)
+    wide = dequantized(total, scale)
+    relu = BINARY_OPS["Max"](wide, np.zeros(wide.shape, dtype=np.float32))
+    return convert(relu, float32_t, half, RoundMode.CAST_RINT, True)

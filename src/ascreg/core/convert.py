@@ -669,9 +669,25 @@ def muls_cast(lanes: Lanes, scalar: Any, mask_bits: Lanes, layout: int) -> Lanes
     >>> muls_cast(np.float32([1.0 + 2.0**-11] * 64), np.float32(1.0), bits, 0)[:2]
     array([1.001, 0.   ], dtype=float16)
     """
+    return _narrowed(scaled_to_half(lanes, scalar), mask_bits, 4, 2, 1, layout, half)
+
+
+def scaled_to_half(values: Lanes, scalar: Any, *, saturate: bool = False) -> Lanes:
+    """Return ``half(values * scalar)`` element by element: ``MulsCast``'s arithmetic.
+
+    The float product is exact in float64, then rounded once with ``CAST_ROUND``; overflow is
+    inf, or +-65504 with *saturate*; a NaN result is ``0x7E00``.
+
+    Examples
+    --------
+    >>> scaled_to_half(np.float32([3.0, 1e30, np.nan]), np.float32(0.5)).tolist()
+    [1.5, inf, nan]
+    >>> scaled_to_half(np.float32([-1e30]), np.float32(0.5), saturate=True).tolist()
+    [-65504.0]
+    """
     with quiet():
-        product = lanes.astype(np.float64) * np.float64(scalar)
-        rounded = _to_float(product, half, RoundMode.CAST_ROUND, saturate=False)
+        product = values.astype(np.float64) * np.float64(scalar)
+        rounded = _to_float(product, half, RoundMode.CAST_ROUND, saturate=saturate)
         halves = np.where(np.isnan(rounded), np.float16(np.nan), rounded.astype(np.float16))
-    result = np.where(np.isnan(rounded), np.uint16(0x7E00), halves.view(np.uint16))
-    return _narrowed(result.view(np.float16), mask_bits, 4, 2, 1, layout, half)
+    result: Lanes = np.where(np.isnan(rounded), np.uint16(0x7E00), halves.view(np.uint16))
+    return result.view(np.float16)

@@ -5,7 +5,7 @@ from collections.abc import Sequence
 from typing import Any, overload
 
 from ascreg._dtypes import bfloat16_t, float32_t, fp8_e4m3fn_t, fp8_e5m2_t, half, hifloat8_t, int16_t, int32_t, int64_t, int8_t, uint16_t, uint32_t, uint8_t
-from ascreg.basic._repeat import UnaryRepeatParams
+from ascreg.basic._repeat import BinaryRepeatParams, UnaryRepeatParams
 from ascreg.basic._tensor import LocalTensor
 from ascreg.enums import RoundMode
 from ascreg.enums import DivAlgo as DivAlgo
@@ -14,8 +14,15 @@ from ascreg.enums import SqrtAlgo as SqrtAlgo
 from ascreg._typing import _IntLike, _FloatLike
 
 __all__ = [
+    "AddDeqRelu",
+    "AddReluCast",
     "Cast",
+    "CastDequant",
+    "ExpSub",
+    "MulCast",
+    "MulsCast",
     "SetDeqScale",
+    "SubReluCast",
     "Truncate",
 ]
 
@@ -307,3 +314,141 @@ class _Truncate:
     def __getitem__(self, targs: Any) -> _Truncate: ...
 
 Truncate: _Truncate
+
+
+# AddReluCast: legal (T, U) in table order, per form
+class _AddReluCast:
+    @overload
+    def __call__(self, dst: LocalTensor[int8_t], src0: LocalTensor[half], src1: LocalTensor[half], count: _IntLike) -> None: ...  # count: (int8_t, half)
+    @overload
+    def __call__(self, dst: LocalTensor[int8_t], src0: LocalTensor[int16_t], src1: LocalTensor[int16_t], count: _IntLike) -> None: ...  # count: (int8_t, int16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src0: LocalTensor[float32_t], src1: LocalTensor[float32_t], count: _IntLike) -> None: ...  # count: (half, float32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src0: LocalTensor[int64_t], src1: LocalTensor[int64_t], count: _IntLike) -> None: ...  # count: (float32_t, int64_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int32_t], src0: LocalTensor[int64_t], src1: LocalTensor[int64_t], count: _IntLike) -> None: ...  # count: (int32_t, int64_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int8_t], src0: LocalTensor[half], src1: LocalTensor[half], mask: Sequence[_IntLike], repeatTime: _IntLike, repeatParams: BinaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask bits: (int8_t, half)
+    @overload
+    def __call__(self, dst: LocalTensor[int8_t], src0: LocalTensor[int16_t], src1: LocalTensor[int16_t], mask: Sequence[_IntLike], repeatTime: _IntLike, repeatParams: BinaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask bits: (int8_t, int16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src0: LocalTensor[float32_t], src1: LocalTensor[float32_t], mask: Sequence[_IntLike], repeatTime: _IntLike, repeatParams: BinaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask bits: (half, float32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int8_t], src0: LocalTensor[half], src1: LocalTensor[half], mask: _IntLike, repeatTime: _IntLike, repeatParams: BinaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask count: (int8_t, half)
+    @overload
+    def __call__(self, dst: LocalTensor[int8_t], src0: LocalTensor[int16_t], src1: LocalTensor[int16_t], mask: _IntLike, repeatTime: _IntLike, repeatParams: BinaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask count: (int8_t, int16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src0: LocalTensor[float32_t], src1: LocalTensor[float32_t], mask: _IntLike, repeatTime: _IntLike, repeatParams: BinaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask count: (half, float32_t)
+    def __getitem__(self, targs: Any) -> _AddReluCast: ...
+
+AddReluCast: _AddReluCast
+
+
+# SubReluCast: legal (T, U) in table order, per form
+class _SubReluCast:
+    @overload
+    def __call__(self, dst: LocalTensor[int8_t], src0: LocalTensor[half], src1: LocalTensor[half], count: _IntLike) -> None: ...  # count: (int8_t, half)
+    @overload
+    def __call__(self, dst: LocalTensor[int8_t], src0: LocalTensor[int16_t], src1: LocalTensor[int16_t], count: _IntLike) -> None: ...  # count: (int8_t, int16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src0: LocalTensor[float32_t], src1: LocalTensor[float32_t], count: _IntLike) -> None: ...  # count: (half, float32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src0: LocalTensor[int64_t], src1: LocalTensor[int64_t], count: _IntLike) -> None: ...  # count: (float32_t, int64_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int32_t], src0: LocalTensor[int64_t], src1: LocalTensor[int64_t], count: _IntLike) -> None: ...  # count: (int32_t, int64_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int8_t], src0: LocalTensor[half], src1: LocalTensor[half], mask: Sequence[_IntLike], repeatTime: _IntLike, repeatParams: BinaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask bits: (int8_t, half)
+    @overload
+    def __call__(self, dst: LocalTensor[int8_t], src0: LocalTensor[int16_t], src1: LocalTensor[int16_t], mask: Sequence[_IntLike], repeatTime: _IntLike, repeatParams: BinaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask bits: (int8_t, int16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src0: LocalTensor[float32_t], src1: LocalTensor[float32_t], mask: Sequence[_IntLike], repeatTime: _IntLike, repeatParams: BinaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask bits: (half, float32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int8_t], src0: LocalTensor[half], src1: LocalTensor[half], mask: _IntLike, repeatTime: _IntLike, repeatParams: BinaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask count: (int8_t, half)
+    @overload
+    def __call__(self, dst: LocalTensor[int8_t], src0: LocalTensor[int16_t], src1: LocalTensor[int16_t], mask: _IntLike, repeatTime: _IntLike, repeatParams: BinaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask count: (int8_t, int16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src0: LocalTensor[float32_t], src1: LocalTensor[float32_t], mask: _IntLike, repeatTime: _IntLike, repeatParams: BinaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask count: (half, float32_t)
+    def __getitem__(self, targs: Any) -> _SubReluCast: ...
+
+SubReluCast: _SubReluCast
+
+
+# MulCast: legal (T, U) in table order, per form
+class _MulCast:
+    @overload
+    def __call__(self, dst: LocalTensor[int8_t], src0: LocalTensor[half], src1: LocalTensor[half], count: _IntLike) -> None: ...  # count: (int8_t, half)
+    @overload
+    def __call__(self, dst: LocalTensor[uint8_t], src0: LocalTensor[half], src1: LocalTensor[half], count: _IntLike) -> None: ...  # count: (uint8_t, half)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src0: LocalTensor[int64_t], src1: LocalTensor[int64_t], count: _IntLike) -> None: ...  # count: (float32_t, int64_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int32_t], src0: LocalTensor[int64_t], src1: LocalTensor[int64_t], count: _IntLike) -> None: ...  # count: (int32_t, int64_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int8_t], src0: LocalTensor[half], src1: LocalTensor[half], mask: Sequence[_IntLike], repeatTime: _IntLike, repeatParams: BinaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask bits: (int8_t, half)
+    @overload
+    def __call__(self, dst: LocalTensor[uint8_t], src0: LocalTensor[half], src1: LocalTensor[half], mask: Sequence[_IntLike], repeatTime: _IntLike, repeatParams: BinaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask bits: (uint8_t, half)
+    @overload
+    def __call__(self, dst: LocalTensor[int8_t], src0: LocalTensor[half], src1: LocalTensor[half], mask: _IntLike, repeatTime: _IntLike, repeatParams: BinaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask count: (int8_t, half)
+    @overload
+    def __call__(self, dst: LocalTensor[uint8_t], src0: LocalTensor[half], src1: LocalTensor[half], mask: _IntLike, repeatTime: _IntLike, repeatParams: BinaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask count: (uint8_t, half)
+    def __getitem__(self, targs: Any) -> _MulCast: ...
+
+MulCast: _MulCast
+
+
+# AddDeqRelu: legal (T, U) in table order, per form
+class _AddDeqRelu:
+    @overload
+    def __call__(self, dst: LocalTensor[half], src0: LocalTensor[int32_t], src1: LocalTensor[int32_t], count: _IntLike) -> None: ...  # count: (half, int32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src0: LocalTensor[int32_t], src1: LocalTensor[int32_t], mask: Sequence[_IntLike], repeatTime: _IntLike, repeatParams: BinaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask bits: (half, int32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src0: LocalTensor[int32_t], src1: LocalTensor[int32_t], mask: _IntLike, repeatTime: _IntLike, repeatParams: BinaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask count: (half, int32_t)
+    def __getitem__(self, targs: Any) -> _AddDeqRelu: ...
+
+AddDeqRelu: _AddDeqRelu
+
+
+# CastDequant: legal (T, U) in table order, per form
+class _CastDequant:
+    @overload
+    def __call__(self, dst: LocalTensor[half], src: LocalTensor[int32_t], count: _IntLike) -> None: ...  # count: (half, int32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int8_t], src: LocalTensor[int16_t], count: _IntLike) -> None: ...  # count: (int8_t, int16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint8_t], src: LocalTensor[int16_t], count: _IntLike) -> None: ...  # count: (uint8_t, int16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src: LocalTensor[int32_t], mask: Sequence[_IntLike], repeatTime: _IntLike, repeatParams: UnaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask bits: (half, int32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int8_t], src: LocalTensor[int16_t], mask: Sequence[_IntLike], repeatTime: _IntLike, repeatParams: UnaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask bits: (int8_t, int16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint8_t], src: LocalTensor[int16_t], mask: Sequence[_IntLike], repeatTime: _IntLike, repeatParams: UnaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask bits: (uint8_t, int16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src: LocalTensor[int32_t], mask: _IntLike, repeatTime: _IntLike, repeatParams: UnaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask count: (half, int32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int8_t], src: LocalTensor[int16_t], mask: _IntLike, repeatTime: _IntLike, repeatParams: UnaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask count: (int8_t, int16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint8_t], src: LocalTensor[int16_t], mask: _IntLike, repeatTime: _IntLike, repeatParams: UnaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask count: (uint8_t, int16_t)
+    def __getitem__(self, targs: Any) -> _CastDequant: ...
+
+CastDequant: _CastDequant
+
+
+# MulsCast: legal (T2, T3) in table order, per form
+class _MulsCast:
+    def __call__(self, dst: LocalTensor[half], src0: LocalTensor[float32_t] | _FloatLike, src1: LocalTensor[float32_t] | _FloatLike, count: _IntLike) -> None: ...  # count: (half, float32_t)
+    def __getitem__(self, targs: Any) -> _MulsCast: ...
+
+MulsCast: _MulsCast
+
+
+# ExpSub: legal (T, U) in table order, per form
+class _ExpSub:
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src0: LocalTensor[half], src1: LocalTensor[half], count: _IntLike) -> None: ...  # count: (float32_t, half)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src0: LocalTensor[float32_t], src1: LocalTensor[float32_t], count: _IntLike) -> None: ...  # count: (float32_t, float32_t)
+    def __getitem__(self, targs: Any) -> _ExpSub: ...
+
+ExpSub: _ExpSub

@@ -42,7 +42,9 @@ from ascreg.basic import (
     Abs,
     AbsSub,
     Add,
+    AddDeqRelu,
     AddRelu,
+    AddReluCast,
     Adds,
     And,
     Ands,
@@ -52,6 +54,7 @@ from ascreg.basic import (
     BlockReduceSum,
     Brcb,
     Cast,
+    CastDequant,
     Compare,
     Compares,
     Copy,
@@ -61,6 +64,7 @@ from ascreg.basic import (
     Divs,
     Duplicate,
     Exp,
+    ExpSub,
     FusedMulAdd,
     Gather,
     GatherMask,
@@ -74,8 +78,10 @@ from ascreg.basic import (
     Mul,
     MulAddDst,
     MulAddRelu,
+    MulCast,
     Mull,
     Muls,
+    MulsCast,
     Neg,
     Not,
     Or,
@@ -103,6 +109,7 @@ from ascreg.basic import (
     Sqrt,
     Sub,
     SubRelu,
+    SubReluCast,
     Subs,
     TransDataTo5HD,
     Truncate,
@@ -947,6 +954,79 @@ def check_Truncate() -> None:
     Truncate(t_half, t_half, 1)  # count (half)
     Truncate(t_float32_t, t_float32_t, 1)  # count (float32_t)
     Truncate(t_bfloat16_t, t_bfloat16_t, 1)  # count (bfloat16_t)
+
+
+def check_AddReluCast() -> None:
+    # AddReluCast: every legal combination of T, U, every form
+    AddReluCast(t_int8_t, t_half, t_half, 1)  # count (int8_t, half)
+    AddReluCast(t_int8_t, t_int16_t, t_int16_t, 1)  # count (int8_t, int16_t)
+    AddReluCast(t_half, t_float32_t, t_float32_t, 1)  # count (half, float32_t)
+    AddReluCast(t_float32_t, t_int64_t, t_int64_t, 1)  # count (float32_t, int64_t)
+    AddReluCast(t_int32_t, t_int64_t, t_int64_t, 1)  # count (int32_t, int64_t)
+    AddReluCast(t_int8_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # mask bits (int8_t, half)
+    AddReluCast(t_int8_t, t_int16_t, t_int16_t, [1, 0], 1, BinaryRepeatParams())  # mask bits (int8_t, int16_t)
+    AddReluCast(t_half, t_float32_t, t_float32_t, [1, 0], 1, BinaryRepeatParams())  # mask bits (half, float32_t)
+    AddReluCast(t_int8_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # mask count (int8_t, half)
+    AddReluCast(t_int8_t, t_int16_t, t_int16_t, 1, 1, BinaryRepeatParams())  # mask count (int8_t, int16_t)
+    AddReluCast(t_half, t_float32_t, t_float32_t, 1, 1, BinaryRepeatParams())  # mask count (half, float32_t)
+
+
+def check_SubReluCast() -> None:
+    # SubReluCast: every legal combination of T, U, every form
+    SubReluCast(t_int8_t, t_half, t_half, 1)  # count (int8_t, half)
+    SubReluCast(t_int8_t, t_int16_t, t_int16_t, 1)  # count (int8_t, int16_t)
+    SubReluCast(t_half, t_float32_t, t_float32_t, 1)  # count (half, float32_t)
+    SubReluCast(t_float32_t, t_int64_t, t_int64_t, 1)  # count (float32_t, int64_t)
+    SubReluCast(t_int32_t, t_int64_t, t_int64_t, 1)  # count (int32_t, int64_t)
+    SubReluCast(t_int8_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # mask bits (int8_t, half)
+    SubReluCast(t_int8_t, t_int16_t, t_int16_t, [1, 0], 1, BinaryRepeatParams())  # mask bits (int8_t, int16_t)
+    SubReluCast(t_half, t_float32_t, t_float32_t, [1, 0], 1, BinaryRepeatParams())  # mask bits (half, float32_t)
+    SubReluCast(t_int8_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # mask count (int8_t, half)
+    SubReluCast(t_int8_t, t_int16_t, t_int16_t, 1, 1, BinaryRepeatParams())  # mask count (int8_t, int16_t)
+    SubReluCast(t_half, t_float32_t, t_float32_t, 1, 1, BinaryRepeatParams())  # mask count (half, float32_t)
+
+
+def check_MulCast() -> None:
+    # MulCast: every legal combination of T, U, every form
+    MulCast(t_int8_t, t_half, t_half, 1)  # count (int8_t, half)
+    MulCast(t_uint8_t, t_half, t_half, 1)  # count (uint8_t, half)
+    MulCast(t_float32_t, t_int64_t, t_int64_t, 1)  # count (float32_t, int64_t)
+    MulCast(t_int32_t, t_int64_t, t_int64_t, 1)  # count (int32_t, int64_t)
+    MulCast(t_int8_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # mask bits (int8_t, half)
+    MulCast(t_uint8_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # mask bits (uint8_t, half)
+    MulCast(t_int8_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # mask count (int8_t, half)
+    MulCast(t_uint8_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # mask count (uint8_t, half)
+
+
+def check_AddDeqRelu() -> None:
+    # AddDeqRelu: every legal combination of T, U, every form
+    AddDeqRelu(t_half, t_int32_t, t_int32_t, 1)  # count (half, int32_t)
+    AddDeqRelu(t_half, t_int32_t, t_int32_t, [1, 0], 1, BinaryRepeatParams())  # mask bits (half, int32_t)
+    AddDeqRelu(t_half, t_int32_t, t_int32_t, 1, 1, BinaryRepeatParams())  # mask count (half, int32_t)
+
+
+def check_CastDequant() -> None:
+    # CastDequant: every legal combination of T, U, every form
+    CastDequant(t_half, t_int32_t, 1)  # count (half, int32_t)
+    CastDequant(t_int8_t, t_int16_t, 1)  # count (int8_t, int16_t)
+    CastDequant(t_uint8_t, t_int16_t, 1)  # count (uint8_t, int16_t)
+    CastDequant(t_half, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # mask bits (half, int32_t)
+    CastDequant(t_int8_t, t_int16_t, [1, 0], 1, UnaryRepeatParams())  # mask bits (int8_t, int16_t)
+    CastDequant(t_uint8_t, t_int16_t, [1, 0], 1, UnaryRepeatParams())  # mask bits (uint8_t, int16_t)
+    CastDequant(t_half, t_int32_t, 1, 1, UnaryRepeatParams())  # mask count (half, int32_t)
+    CastDequant(t_int8_t, t_int16_t, 1, 1, UnaryRepeatParams())  # mask count (int8_t, int16_t)
+    CastDequant(t_uint8_t, t_int16_t, 1, 1, UnaryRepeatParams())  # mask count (uint8_t, int16_t)
+
+
+def check_MulsCast() -> None:
+    # MulsCast: every legal combination of T2, T3, every form
+    MulsCast(t_half, t_float32_t, t_float32_t, 1)  # count (half, float32_t)
+
+
+def check_ExpSub() -> None:
+    # ExpSub: every legal combination of T, U, every form
+    ExpSub(t_float32_t, t_half, t_half, 1)  # count (float32_t, half)
+    ExpSub(t_float32_t, t_float32_t, t_float32_t, 1)  # count (float32_t, float32_t)
 
 
 def check_Compare() -> None:

@@ -42,7 +42,9 @@ from ascreg.basic import (
     Abs,
     AbsSub,
     Add,
+    AddDeqRelu,
     AddRelu,
+    AddReluCast,
     Adds,
     And,
     Ands,
@@ -52,6 +54,7 @@ from ascreg.basic import (
     BlockReduceSum,
     Brcb,
     Cast,
+    CastDequant,
     Compare,
     Compares,
     Copy,
@@ -61,6 +64,7 @@ from ascreg.basic import (
     Divs,
     Duplicate,
     Exp,
+    ExpSub,
     FusedMulAdd,
     Gather,
     GatherMask,
@@ -74,8 +78,10 @@ from ascreg.basic import (
     Mul,
     MulAddDst,
     MulAddRelu,
+    MulCast,
     Mull,
     Muls,
+    MulsCast,
     Neg,
     Not,
     Or,
@@ -103,6 +109,7 @@ from ascreg.basic import (
     Sqrt,
     Sub,
     SubRelu,
+    SubReluCast,
     Subs,
     TransDataTo5HD,
     Truncate,
@@ -1847,6 +1854,337 @@ def check_Truncate() -> None:
     Truncate(t_uint32_t, t_uint32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint32_t)
     Truncate(t_int64_t, t_int64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int64_t)
     Truncate(t_uint64_t, t_uint64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint64_t)
+
+
+def check_AddReluCast() -> None:
+    # AddReluCast: a wrong type of T, every form
+    AddReluCast(t_bool_, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (bool_, half)
+    AddReluCast(t_uint8_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint8_t, half)
+    AddReluCast(t_fp8_e4m3fn_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e4m3fn_t, half)
+    AddReluCast(t_fp8_e5m2_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e5m2_t, half)
+    AddReluCast(t_fp8_e8m0_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e8m0_t, half)
+    AddReluCast(t_hifloat8_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (hifloat8_t, half)
+    AddReluCast(t_int4x2_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int4x2_t, half)
+    AddReluCast(t_fp4x2_e2m1_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp4x2_e2m1_t, half)
+    AddReluCast(t_fp4x2_e1m2_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp4x2_e1m2_t, half)
+    AddReluCast(t_int16_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int16_t, half)
+    AddReluCast(t_uint16_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint16_t, half)
+    AddReluCast(t_half, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (half, half)
+    AddReluCast(t_bfloat16_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (bfloat16_t, half)
+    AddReluCast(t_int32_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int32_t, half)
+    AddReluCast(t_uint32_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint32_t, half)
+    AddReluCast(t_float32_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (float32_t, half)
+    AddReluCast(t_int64_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int64_t, half)
+    AddReluCast(t_uint64_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint64_t, half)
+    AddReluCast(t_bool_, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (bool_, half)
+    AddReluCast(t_uint8_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (uint8_t, half)
+    AddReluCast(t_fp8_e4m3fn_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp8_e4m3fn_t, half)
+    AddReluCast(t_fp8_e5m2_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp8_e5m2_t, half)
+    AddReluCast(t_fp8_e8m0_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp8_e8m0_t, half)
+    AddReluCast(t_hifloat8_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (hifloat8_t, half)
+    AddReluCast(t_int4x2_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int4x2_t, half)
+    AddReluCast(t_fp4x2_e2m1_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp4x2_e2m1_t, half)
+    AddReluCast(t_fp4x2_e1m2_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp4x2_e1m2_t, half)
+    AddReluCast(t_int16_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int16_t, half)
+    AddReluCast(t_uint16_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (uint16_t, half)
+    AddReluCast(t_half, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (half, half)
+    AddReluCast(t_bfloat16_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (bfloat16_t, half)
+    AddReluCast(t_int32_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int32_t, half)
+    AddReluCast(t_uint32_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (uint32_t, half)
+    AddReluCast(t_float32_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (float32_t, half)
+    AddReluCast(t_int64_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int64_t, half)
+    AddReluCast(t_uint64_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (uint64_t, half)
+    AddReluCast(t_bool_, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (bool_, half)
+    AddReluCast(t_uint8_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint8_t, half)
+    AddReluCast(t_fp8_e4m3fn_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp8_e4m3fn_t, half)
+    AddReluCast(t_fp8_e5m2_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp8_e5m2_t, half)
+    AddReluCast(t_fp8_e8m0_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp8_e8m0_t, half)
+    AddReluCast(t_hifloat8_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (hifloat8_t, half)
+    AddReluCast(t_int4x2_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int4x2_t, half)
+    AddReluCast(t_fp4x2_e2m1_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp4x2_e2m1_t, half)
+    AddReluCast(t_fp4x2_e1m2_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp4x2_e1m2_t, half)
+    AddReluCast(t_int16_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int16_t, half)
+    AddReluCast(t_uint16_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint16_t, half)
+    AddReluCast(t_half, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (half, half)
+    AddReluCast(t_bfloat16_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (bfloat16_t, half)
+    AddReluCast(t_int32_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int32_t, half)
+    AddReluCast(t_uint32_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint32_t, half)
+    AddReluCast(t_float32_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (float32_t, half)
+    AddReluCast(t_int64_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int64_t, half)
+    AddReluCast(t_uint64_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint64_t, half)
+
+
+def check_SubReluCast() -> None:
+    # SubReluCast: a wrong type of T, every form
+    SubReluCast(t_bool_, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (bool_, half)
+    SubReluCast(t_uint8_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint8_t, half)
+    SubReluCast(t_fp8_e4m3fn_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e4m3fn_t, half)
+    SubReluCast(t_fp8_e5m2_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e5m2_t, half)
+    SubReluCast(t_fp8_e8m0_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e8m0_t, half)
+    SubReluCast(t_hifloat8_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (hifloat8_t, half)
+    SubReluCast(t_int4x2_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int4x2_t, half)
+    SubReluCast(t_fp4x2_e2m1_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp4x2_e2m1_t, half)
+    SubReluCast(t_fp4x2_e1m2_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp4x2_e1m2_t, half)
+    SubReluCast(t_int16_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int16_t, half)
+    SubReluCast(t_uint16_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint16_t, half)
+    SubReluCast(t_half, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (half, half)
+    SubReluCast(t_bfloat16_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (bfloat16_t, half)
+    SubReluCast(t_int32_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int32_t, half)
+    SubReluCast(t_uint32_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint32_t, half)
+    SubReluCast(t_float32_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (float32_t, half)
+    SubReluCast(t_int64_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int64_t, half)
+    SubReluCast(t_uint64_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint64_t, half)
+    SubReluCast(t_bool_, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (bool_, half)
+    SubReluCast(t_uint8_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (uint8_t, half)
+    SubReluCast(t_fp8_e4m3fn_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp8_e4m3fn_t, half)
+    SubReluCast(t_fp8_e5m2_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp8_e5m2_t, half)
+    SubReluCast(t_fp8_e8m0_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp8_e8m0_t, half)
+    SubReluCast(t_hifloat8_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (hifloat8_t, half)
+    SubReluCast(t_int4x2_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int4x2_t, half)
+    SubReluCast(t_fp4x2_e2m1_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp4x2_e2m1_t, half)
+    SubReluCast(t_fp4x2_e1m2_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp4x2_e1m2_t, half)
+    SubReluCast(t_int16_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int16_t, half)
+    SubReluCast(t_uint16_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (uint16_t, half)
+    SubReluCast(t_half, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (half, half)
+    SubReluCast(t_bfloat16_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (bfloat16_t, half)
+    SubReluCast(t_int32_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int32_t, half)
+    SubReluCast(t_uint32_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (uint32_t, half)
+    SubReluCast(t_float32_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (float32_t, half)
+    SubReluCast(t_int64_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int64_t, half)
+    SubReluCast(t_uint64_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (uint64_t, half)
+    SubReluCast(t_bool_, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (bool_, half)
+    SubReluCast(t_uint8_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint8_t, half)
+    SubReluCast(t_fp8_e4m3fn_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp8_e4m3fn_t, half)
+    SubReluCast(t_fp8_e5m2_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp8_e5m2_t, half)
+    SubReluCast(t_fp8_e8m0_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp8_e8m0_t, half)
+    SubReluCast(t_hifloat8_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (hifloat8_t, half)
+    SubReluCast(t_int4x2_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int4x2_t, half)
+    SubReluCast(t_fp4x2_e2m1_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp4x2_e2m1_t, half)
+    SubReluCast(t_fp4x2_e1m2_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp4x2_e1m2_t, half)
+    SubReluCast(t_int16_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int16_t, half)
+    SubReluCast(t_uint16_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint16_t, half)
+    SubReluCast(t_half, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (half, half)
+    SubReluCast(t_bfloat16_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (bfloat16_t, half)
+    SubReluCast(t_int32_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int32_t, half)
+    SubReluCast(t_uint32_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint32_t, half)
+    SubReluCast(t_float32_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (float32_t, half)
+    SubReluCast(t_int64_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int64_t, half)
+    SubReluCast(t_uint64_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint64_t, half)
+
+
+def check_MulCast() -> None:
+    # MulCast: a wrong type of T, every form
+    MulCast(t_bool_, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (bool_, half)
+    MulCast(t_fp8_e4m3fn_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e4m3fn_t, half)
+    MulCast(t_fp8_e5m2_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e5m2_t, half)
+    MulCast(t_fp8_e8m0_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e8m0_t, half)
+    MulCast(t_hifloat8_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (hifloat8_t, half)
+    MulCast(t_int4x2_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int4x2_t, half)
+    MulCast(t_fp4x2_e2m1_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp4x2_e2m1_t, half)
+    MulCast(t_fp4x2_e1m2_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp4x2_e1m2_t, half)
+    MulCast(t_int16_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int16_t, half)
+    MulCast(t_uint16_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint16_t, half)
+    MulCast(t_half, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (half, half)
+    MulCast(t_bfloat16_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (bfloat16_t, half)
+    MulCast(t_int32_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int32_t, half)
+    MulCast(t_uint32_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint32_t, half)
+    MulCast(t_float32_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (float32_t, half)
+    MulCast(t_int64_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int64_t, half)
+    MulCast(t_uint64_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint64_t, half)
+    MulCast(t_bool_, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (bool_, half)
+    MulCast(t_fp8_e4m3fn_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp8_e4m3fn_t, half)
+    MulCast(t_fp8_e5m2_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp8_e5m2_t, half)
+    MulCast(t_fp8_e8m0_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp8_e8m0_t, half)
+    MulCast(t_hifloat8_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (hifloat8_t, half)
+    MulCast(t_int4x2_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int4x2_t, half)
+    MulCast(t_fp4x2_e2m1_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp4x2_e2m1_t, half)
+    MulCast(t_fp4x2_e1m2_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp4x2_e1m2_t, half)
+    MulCast(t_int16_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int16_t, half)
+    MulCast(t_uint16_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (uint16_t, half)
+    MulCast(t_half, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (half, half)
+    MulCast(t_bfloat16_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (bfloat16_t, half)
+    MulCast(t_int32_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int32_t, half)
+    MulCast(t_uint32_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (uint32_t, half)
+    MulCast(t_float32_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (float32_t, half)
+    MulCast(t_int64_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int64_t, half)
+    MulCast(t_uint64_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (uint64_t, half)
+    MulCast(t_bool_, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (bool_, half)
+    MulCast(t_fp8_e4m3fn_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp8_e4m3fn_t, half)
+    MulCast(t_fp8_e5m2_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp8_e5m2_t, half)
+    MulCast(t_fp8_e8m0_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp8_e8m0_t, half)
+    MulCast(t_hifloat8_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (hifloat8_t, half)
+    MulCast(t_int4x2_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int4x2_t, half)
+    MulCast(t_fp4x2_e2m1_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp4x2_e2m1_t, half)
+    MulCast(t_fp4x2_e1m2_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp4x2_e1m2_t, half)
+    MulCast(t_int16_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int16_t, half)
+    MulCast(t_uint16_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint16_t, half)
+    MulCast(t_half, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (half, half)
+    MulCast(t_bfloat16_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (bfloat16_t, half)
+    MulCast(t_int32_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int32_t, half)
+    MulCast(t_uint32_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint32_t, half)
+    MulCast(t_float32_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (float32_t, half)
+    MulCast(t_int64_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int64_t, half)
+    MulCast(t_uint64_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint64_t, half)
+
+
+def check_AddDeqRelu() -> None:
+    # AddDeqRelu: a wrong type of T, every form
+    AddDeqRelu(t_bool_, t_int32_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (bool_, int32_t)
+    AddDeqRelu(t_int8_t, t_int32_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int8_t, int32_t)
+    AddDeqRelu(t_uint8_t, t_int32_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint8_t, int32_t)
+    AddDeqRelu(t_fp8_e4m3fn_t, t_int32_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e4m3fn_t, int32_t)
+    AddDeqRelu(t_fp8_e5m2_t, t_int32_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e5m2_t, int32_t)
+    AddDeqRelu(t_fp8_e8m0_t, t_int32_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e8m0_t, int32_t)
+    AddDeqRelu(t_hifloat8_t, t_int32_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (hifloat8_t, int32_t)
+    AddDeqRelu(t_int4x2_t, t_int32_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int4x2_t, int32_t)
+    AddDeqRelu(t_fp4x2_e2m1_t, t_int32_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp4x2_e2m1_t, int32_t)
+    AddDeqRelu(t_fp4x2_e1m2_t, t_int32_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp4x2_e1m2_t, int32_t)
+    AddDeqRelu(t_int16_t, t_int32_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int16_t, int32_t)
+    AddDeqRelu(t_uint16_t, t_int32_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint16_t, int32_t)
+    AddDeqRelu(t_bfloat16_t, t_int32_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (bfloat16_t, int32_t)
+    AddDeqRelu(t_int32_t, t_int32_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int32_t, int32_t)
+    AddDeqRelu(t_uint32_t, t_int32_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint32_t, int32_t)
+    AddDeqRelu(t_float32_t, t_int32_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (float32_t, int32_t)
+    AddDeqRelu(t_int64_t, t_int32_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int64_t, int32_t)
+    AddDeqRelu(t_uint64_t, t_int32_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint64_t, int32_t)
+    AddDeqRelu(t_bool_, t_int32_t, t_int32_t, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (bool_, int32_t)
+    AddDeqRelu(t_int8_t, t_int32_t, t_int32_t, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int8_t, int32_t)
+    AddDeqRelu(t_uint8_t, t_int32_t, t_int32_t, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (uint8_t, int32_t)
+    AddDeqRelu(t_fp8_e4m3fn_t, t_int32_t, t_int32_t, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp8_e4m3fn_t, int32_t)
+    AddDeqRelu(t_fp8_e5m2_t, t_int32_t, t_int32_t, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp8_e5m2_t, int32_t)
+    AddDeqRelu(t_fp8_e8m0_t, t_int32_t, t_int32_t, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp8_e8m0_t, int32_t)
+    AddDeqRelu(t_hifloat8_t, t_int32_t, t_int32_t, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (hifloat8_t, int32_t)
+    AddDeqRelu(t_int4x2_t, t_int32_t, t_int32_t, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int4x2_t, int32_t)
+    AddDeqRelu(t_fp4x2_e2m1_t, t_int32_t, t_int32_t, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp4x2_e2m1_t, int32_t)
+    AddDeqRelu(t_fp4x2_e1m2_t, t_int32_t, t_int32_t, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp4x2_e1m2_t, int32_t)
+    AddDeqRelu(t_int16_t, t_int32_t, t_int32_t, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int16_t, int32_t)
+    AddDeqRelu(t_uint16_t, t_int32_t, t_int32_t, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (uint16_t, int32_t)
+    AddDeqRelu(t_bfloat16_t, t_int32_t, t_int32_t, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (bfloat16_t, int32_t)
+    AddDeqRelu(t_int32_t, t_int32_t, t_int32_t, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int32_t, int32_t)
+    AddDeqRelu(t_uint32_t, t_int32_t, t_int32_t, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (uint32_t, int32_t)
+    AddDeqRelu(t_float32_t, t_int32_t, t_int32_t, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (float32_t, int32_t)
+    AddDeqRelu(t_int64_t, t_int32_t, t_int32_t, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int64_t, int32_t)
+    AddDeqRelu(t_uint64_t, t_int32_t, t_int32_t, [1, 0], 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (uint64_t, int32_t)
+    AddDeqRelu(t_bool_, t_int32_t, t_int32_t, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (bool_, int32_t)
+    AddDeqRelu(t_int8_t, t_int32_t, t_int32_t, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int8_t, int32_t)
+    AddDeqRelu(t_uint8_t, t_int32_t, t_int32_t, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint8_t, int32_t)
+    AddDeqRelu(t_fp8_e4m3fn_t, t_int32_t, t_int32_t, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp8_e4m3fn_t, int32_t)
+    AddDeqRelu(t_fp8_e5m2_t, t_int32_t, t_int32_t, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp8_e5m2_t, int32_t)
+    AddDeqRelu(t_fp8_e8m0_t, t_int32_t, t_int32_t, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp8_e8m0_t, int32_t)
+    AddDeqRelu(t_hifloat8_t, t_int32_t, t_int32_t, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (hifloat8_t, int32_t)
+    AddDeqRelu(t_int4x2_t, t_int32_t, t_int32_t, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int4x2_t, int32_t)
+    AddDeqRelu(t_fp4x2_e2m1_t, t_int32_t, t_int32_t, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp4x2_e2m1_t, int32_t)
+    AddDeqRelu(t_fp4x2_e1m2_t, t_int32_t, t_int32_t, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp4x2_e1m2_t, int32_t)
+    AddDeqRelu(t_int16_t, t_int32_t, t_int32_t, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int16_t, int32_t)
+    AddDeqRelu(t_uint16_t, t_int32_t, t_int32_t, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint16_t, int32_t)
+    AddDeqRelu(t_bfloat16_t, t_int32_t, t_int32_t, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (bfloat16_t, int32_t)
+    AddDeqRelu(t_int32_t, t_int32_t, t_int32_t, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int32_t, int32_t)
+    AddDeqRelu(t_uint32_t, t_int32_t, t_int32_t, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint32_t, int32_t)
+    AddDeqRelu(t_float32_t, t_int32_t, t_int32_t, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (float32_t, int32_t)
+    AddDeqRelu(t_int64_t, t_int32_t, t_int32_t, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int64_t, int32_t)
+    AddDeqRelu(t_uint64_t, t_int32_t, t_int32_t, 1, 1, BinaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint64_t, int32_t)
+
+
+def check_CastDequant() -> None:
+    # CastDequant: a wrong type of T, every form
+    CastDequant(t_bool_, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (bool_, int32_t)
+    CastDequant(t_int8_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int8_t, int32_t)
+    CastDequant(t_uint8_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint8_t, int32_t)
+    CastDequant(t_fp8_e4m3fn_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e4m3fn_t, int32_t)
+    CastDequant(t_fp8_e5m2_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e5m2_t, int32_t)
+    CastDequant(t_fp8_e8m0_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e8m0_t, int32_t)
+    CastDequant(t_hifloat8_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (hifloat8_t, int32_t)
+    CastDequant(t_int4x2_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int4x2_t, int32_t)
+    CastDequant(t_fp4x2_e2m1_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp4x2_e2m1_t, int32_t)
+    CastDequant(t_fp4x2_e1m2_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp4x2_e1m2_t, int32_t)
+    CastDequant(t_int16_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int16_t, int32_t)
+    CastDequant(t_uint16_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint16_t, int32_t)
+    CastDequant(t_bfloat16_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (bfloat16_t, int32_t)
+    CastDequant(t_int32_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int32_t, int32_t)
+    CastDequant(t_uint32_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint32_t, int32_t)
+    CastDequant(t_float32_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (float32_t, int32_t)
+    CastDequant(t_int64_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int64_t, int32_t)
+    CastDequant(t_uint64_t, t_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint64_t, int32_t)
+    CastDequant(t_bool_, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (bool_, int32_t)
+    CastDequant(t_int8_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int8_t, int32_t)
+    CastDequant(t_uint8_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (uint8_t, int32_t)
+    CastDequant(t_fp8_e4m3fn_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp8_e4m3fn_t, int32_t)
+    CastDequant(t_fp8_e5m2_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp8_e5m2_t, int32_t)
+    CastDequant(t_fp8_e8m0_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp8_e8m0_t, int32_t)
+    CastDequant(t_hifloat8_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (hifloat8_t, int32_t)
+    CastDequant(t_int4x2_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int4x2_t, int32_t)
+    CastDequant(t_fp4x2_e2m1_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp4x2_e2m1_t, int32_t)
+    CastDequant(t_fp4x2_e1m2_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp4x2_e1m2_t, int32_t)
+    CastDequant(t_int16_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int16_t, int32_t)
+    CastDequant(t_uint16_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (uint16_t, int32_t)
+    CastDequant(t_bfloat16_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (bfloat16_t, int32_t)
+    CastDequant(t_int32_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int32_t, int32_t)
+    CastDequant(t_uint32_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (uint32_t, int32_t)
+    CastDequant(t_float32_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (float32_t, int32_t)
+    CastDequant(t_int64_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int64_t, int32_t)
+    CastDequant(t_uint64_t, t_int32_t, [1, 0], 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask bits (uint64_t, int32_t)
+    CastDequant(t_bool_, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (bool_, int32_t)
+    CastDequant(t_int8_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int8_t, int32_t)
+    CastDequant(t_uint8_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint8_t, int32_t)
+    CastDequant(t_fp8_e4m3fn_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp8_e4m3fn_t, int32_t)
+    CastDequant(t_fp8_e5m2_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp8_e5m2_t, int32_t)
+    CastDequant(t_fp8_e8m0_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp8_e8m0_t, int32_t)
+    CastDequant(t_hifloat8_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (hifloat8_t, int32_t)
+    CastDequant(t_int4x2_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int4x2_t, int32_t)
+    CastDequant(t_fp4x2_e2m1_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp4x2_e2m1_t, int32_t)
+    CastDequant(t_fp4x2_e1m2_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp4x2_e1m2_t, int32_t)
+    CastDequant(t_int16_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int16_t, int32_t)
+    CastDequant(t_uint16_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint16_t, int32_t)
+    CastDequant(t_bfloat16_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (bfloat16_t, int32_t)
+    CastDequant(t_int32_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int32_t, int32_t)
+    CastDequant(t_uint32_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint32_t, int32_t)
+    CastDequant(t_float32_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (float32_t, int32_t)
+    CastDequant(t_int64_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int64_t, int32_t)
+    CastDequant(t_uint64_t, t_int32_t, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint64_t, int32_t)
+
+
+def check_MulsCast() -> None:
+    # MulsCast: a wrong type of T2, every form
+    MulsCast(t_bool_, t_float32_t, t_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (bool_, float32_t)
+    MulsCast(t_int8_t, t_float32_t, t_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int8_t, float32_t)
+    MulsCast(t_uint8_t, t_float32_t, t_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint8_t, float32_t)
+    MulsCast(t_fp8_e4m3fn_t, t_float32_t, t_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e4m3fn_t, float32_t)
+    MulsCast(t_fp8_e5m2_t, t_float32_t, t_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e5m2_t, float32_t)
+    MulsCast(t_fp8_e8m0_t, t_float32_t, t_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e8m0_t, float32_t)
+    MulsCast(t_hifloat8_t, t_float32_t, t_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (hifloat8_t, float32_t)
+    MulsCast(t_int4x2_t, t_float32_t, t_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int4x2_t, float32_t)
+    MulsCast(t_fp4x2_e2m1_t, t_float32_t, t_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp4x2_e2m1_t, float32_t)
+    MulsCast(t_fp4x2_e1m2_t, t_float32_t, t_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp4x2_e1m2_t, float32_t)
+    MulsCast(t_int16_t, t_float32_t, t_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int16_t, float32_t)
+    MulsCast(t_uint16_t, t_float32_t, t_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint16_t, float32_t)
+    MulsCast(t_bfloat16_t, t_float32_t, t_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (bfloat16_t, float32_t)
+    MulsCast(t_int32_t, t_float32_t, t_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int32_t, float32_t)
+    MulsCast(t_uint32_t, t_float32_t, t_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint32_t, float32_t)
+    MulsCast(t_float32_t, t_float32_t, t_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (float32_t, float32_t)
+    MulsCast(t_int64_t, t_float32_t, t_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int64_t, float32_t)
+    MulsCast(t_uint64_t, t_float32_t, t_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint64_t, float32_t)
+
+
+def check_ExpSub() -> None:
+    # ExpSub: a wrong type of T, every form
+    ExpSub(t_bool_, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (bool_, half)
+    ExpSub(t_int8_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int8_t, half)
+    ExpSub(t_uint8_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint8_t, half)
+    ExpSub(t_fp8_e4m3fn_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e4m3fn_t, half)
+    ExpSub(t_fp8_e5m2_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e5m2_t, half)
+    ExpSub(t_fp8_e8m0_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e8m0_t, half)
+    ExpSub(t_hifloat8_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (hifloat8_t, half)
+    ExpSub(t_int4x2_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int4x2_t, half)
+    ExpSub(t_fp4x2_e2m1_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp4x2_e2m1_t, half)
+    ExpSub(t_fp4x2_e1m2_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp4x2_e1m2_t, half)
+    ExpSub(t_int16_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int16_t, half)
+    ExpSub(t_uint16_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint16_t, half)
+    ExpSub(t_half, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (half, half)
+    ExpSub(t_bfloat16_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (bfloat16_t, half)
+    ExpSub(t_int32_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int32_t, half)
+    ExpSub(t_uint32_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint32_t, half)
+    ExpSub(t_int64_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int64_t, half)
+    ExpSub(t_uint64_t, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint64_t, half)
 
 
 def check_Compare() -> None:
