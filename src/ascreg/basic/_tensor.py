@@ -709,6 +709,68 @@ class LocalTensor(_ShapeCarrier, _Subscripted[T]):
             text.append(f"{start:04d} : {row} \n")
         print("".join(text), end="")
 
+    def ToFile(self, fileName: str) -> int:
+        """``ToFile(fileName)``: write the tensor's ``GetSize()`` elements to a file (CPU debug).
+
+        The raw bytes, as the CPU build's ``TensorWriteFile`` writes them, to *fileName*
+        (relative to the working directory). Returns 0, or 1 when the file cannot be written. The
+        read is checked as any read of the tensor is (unwritten bytes are an error).
+
+        Examples
+        --------
+        >>> import numpy as np, os, tempfile
+        >>> from ascreg import int16_t
+        >>> from ascreg.basic import LocalMemAllocator, Hardware
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> path = os.path.join(tempfile.mkdtemp(), "t.bin")
+        >>> with block(BlockContext()):
+        ...     t = LocalMemAllocator[Hardware.UB]().Alloc[int16_t, 16]()
+        ...     t.GetPhyAddr().write(np.arange(16))
+        ...     t.ToFile(path)
+        0
+        >>> np.fromfile(path, np.int16)[:4].tolist()
+        [0, 1, 2, 3]
+        """
+        _ascreg_call = "LocalTensor.ToFile"
+        if not isinstance(fileName, str):
+            raise AscregTypeError(f"fileName must be a str, got {fileName!r:.60}")
+        data = np.ascontiguousarray(self.GetPhyAddr().read(self._size))
+        try:
+            with open(fileName, "wb") as out:
+                out.write(data.tobytes())
+        except OSError:
+            return 1
+        return 0
+
+    def SetAddrWithOffset(self, src: LocalTensor[Any], offset: int) -> None:
+        """``SetAddrWithOffset(src, offset)``: view *src*'s buffer from its element *offset*.
+
+        As the header does: the tensor takes *src*'s address record (position and byte length)
+        and moves its start by ``offset * sizeof(S)`` bytes, S being *src*'s element type; its
+        ``GetSize()`` is that byte length over its own element size. Its end may then lie past
+        *src*'s: an access there is checked as any access beyond an allocation is.
+
+        Examples
+        --------
+        >>> from ascreg import float32_t, half
+        >>> from ascreg.basic import LocalTensor, TPosition
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     src = LocalTensor[float32_t](TPosition.VECCALC, 64, 32)
+        ...     view = LocalTensor[half]()
+        ...     view.SetAddrWithOffset(src, 8)
+        ...     view.GetPhyAddr().address, view.GetSize(), view.GetPosition().name
+        (96, 64, 'VECCALC')
+        """
+        _ascreg_call = "LocalTensor.SetAddrWithOffset"
+        if not isinstance(src, LocalTensor):
+            raise AscregTypeError(f"src must be a LocalTensor, got {src!r:.60}")
+        step = operands.in_range(offset, "offset", 0, (1 << 32) - 1)
+        base = src.GetPhyAddr()
+        dtype = self._dtype()
+        ptr: UbPtr[T] = base.offset_bytes(step * base.dtype.size).cast(dtype)  # type: ignore[arg-type]
+        self._bind(ptr, src._size * base.dtype.size // dtype.size, src._position, src._owner)
+
     def GetLength(self) -> int:
         """Return the size in bytes.
 
