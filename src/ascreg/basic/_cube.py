@@ -84,6 +84,7 @@ from ascreg._frontend.fixpipe import (
     check_split,
     is_b8,
     run_fixpipe,
+    track_gm,
 )
 from ascreg._frontend.fixpipe import offsets as fix_offsets
 from ascreg.basic._template import (
@@ -97,7 +98,7 @@ from ascreg.basic._template import (
 )
 from ascreg.basic._tensor import GlobalTensor, LocalTensor
 from ascreg.errors import AscregError, AscregTypeError, UnsupportedError
-from ascreg.machine.block import BlockContext, current_block
+from ascreg.machine.block import current_block
 from ascreg.machine.cube import C0_BYTES, FRACTAL_BYTES, POSITION_BUFFERS
 from ascreg.machine.memory import GmPtr, Pointer, UbPtr
 from ascreg.machine.sync import PIPE_FIX, PIPE_MTE1, PIPE_MTE2, Pipe
@@ -502,12 +503,6 @@ def _fields(params: Any, limits: dict[str, tuple[int, int]]) -> dict[str, int]:
     }
 
 
-def _track_gm(ctx: BlockContext, ptr: Pointer[Any], nbytes: int, *, write: bool) -> None:
-    """Report a GM span to the pipe tracker (GM accesses are checked between pipes)."""
-    start = ptr.address
-    ctx.tracker.access(ctx.pipe, start, start + nbytes, write=write, space=id(ptr.memory))
-
-
 # -- DataCopy forms of the cube core ---------------------------------------------------------
 
 NZ_COPIES: dict[type, tuple[str, str, dict[str, tuple[int, int]], bool]] = {
@@ -624,7 +619,7 @@ def _block_copy(dst: Pointer[Any], src: Pointer[Any], params: Any, pipe: Pipe) -
     if isinstance(src, GmPtr):
         ctx = current_block()
         for i in range(count):
-            _track_gm(ctx, src.offset_bytes(i * (nbytes + gaps[0])), nbytes, write=False)
+            track_gm(ctx, src.offset_bytes(i * (nbytes + gaps[0])), nbytes, write=False)
     copy_bursts(dst, src, Bursts(count, nbytes, gaps[0], gaps[1]), pipe)
 
 

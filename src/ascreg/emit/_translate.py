@@ -1527,7 +1527,7 @@ class FunctionEmitter:
                 spelled = f"{spelled}<{', '.join(template)}>"
                 value = ast.Call(func=value.func, args=rest, keywords=value.keywords)
             if value.keywords:
-                value = self._constructor_positional(value)
+                value = self._positional(value)
             if value.args:
                 args = ", ".join(self._expr(a)[0] for a in value.args)
                 return f"{spelled} {name}({args});"
@@ -2225,38 +2225,24 @@ class FunctionEmitter:
             return f"fmodf({self._args([a, b])})"
         raise self.where.error(node, "np.fmod of values whose C++ type the run does not show")
 
-    def _constructor_positional(self, node: ast.Call) -> ast.Call:
-        """Return a user class's construction with its keyword arguments in order."""
+    def _positional(self, node: ast.Call) -> ast.Call:
+        """Return a call with its keyword arguments in order (defaults filled).
+
+        The callee is a user function, or a user class (its constructor).
+        """
         resolved = self._resolve(node.func)
         if any(k.arg is None for k in node.keywords):
             raise self.where.error(
                 node, "a ** argument has no C++ counterpart: pass the arguments in order"
             )
-        if not isinstance(resolved, UserClass):
+        if isinstance(resolved, UserClass):
+            target: Any = resolved.cls  # its signature is the constructor's, without self
+        elif isinstance(resolved, UserFunction):
+            target = _unwrap(resolved.func)
+        else:
             raise self.where.error(
                 node, "keyword arguments have no C++ counterpart: pass them in order"
             )
-        names = list(inspect.signature(resolved.cls).parameters)  # the constructor's
-        keywords = {str(k.arg): k.value for k in node.keywords}
-        args = list(node.args)
-        for param in names[len(args) :]:
-            if param not in keywords:
-                break
-            args.append(keywords.pop(param))
-        if keywords:
-            raise self.where.error(
-                node, f"no parameter {sorted(keywords)[0]} in {resolved.cls.__qualname__}"
-            )
-        return ast.copy_location(ast.Call(func=node.func, args=args, keywords=[]), node)
-
-    def _positional(self, node: ast.Call) -> ast.Call:
-        """Return a user function's call with its keyword arguments in order (defaults filled)."""
-        resolved = self._resolve(node.func)
-        if not isinstance(resolved, UserFunction):
-            raise self.where.error(
-                node, "keyword arguments have no C++ counterpart: pass them in order"
-            )
-        target = _unwrap(resolved.func)
         names = list(inspect.signature(target).parameters.values())
         keywords = {str(k.arg): k.value for k in node.keywords}
         args = list(node.args)

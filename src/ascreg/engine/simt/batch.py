@@ -343,17 +343,12 @@ def _vf_launch(kernel: Callable[..., Any]) -> VfLaunch | None:
     plan = batch_plan(func)  # type: ignore[arg-type]
     if not isinstance(plan, _Plan):  # the launch has the shape, its SIMT function does not
         tell_once(
-            ("vf batch", code_of(kernel)),
+            ("vf batch", getattr(kernel, "__code__", None)),
             f"{getattr(kernel, '__name__', 'kernel')}: its blocks run one at a time "
             f"(no block batches): {getattr(func, '__name__', 'its SIMT VF')} {plan}",
         )
         return None
     return VfLaunch(func, threads, plan)  # type: ignore[arg-type]
-
-
-def code_of(func: Any) -> Any:
-    """Return *func*'s code object (the key of what is said once per function)."""
-    return getattr(func, "__code__", func)
 
 
 def _thread_count(node: ast.expr, scope: dict[str, Any]) -> int | None:
