@@ -31,7 +31,7 @@ from ascreg.machine.block import BlockContext, running_block
 from ascreg.machine.memory import DATA_BLOCK, GmPtr, Pointer, UbPtr
 from ascreg.machine.races import atomic_access
 from ascreg.machine.store_atomic import combiner
-from ascreg.machine.sync import PIPE_MTE2, PIPE_MTE3, PIPE_V, Pipe
+from ascreg.machine.sync import PIPE_MTE2, PIPE_MTE3, PIPE_V, UB, Pipe
 from ascreg.machine.sysregs import SYSREGS_STATE, CopyLoops
 
 MAX_N_BURST = 4095
@@ -224,12 +224,13 @@ def gm_to_ub(dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str) -> N
     dummy = -padded % DATA_BLOCK if burst.fill_to_block else 0
     if ctx is not None and not (left or right or dummy or burst.compact):
         ctx.tracker.begin_copy(PIPE_MTE2)  # one copy of unpadded bursts, each as _burst_in's
+        free = _bursts_free(ctx, PIPE_MTE2, dst, src, burst)
         for i in range(burst.n_burst):
             at, start = (
                 dst.offset_bytes(i * burst.dst_stride),
                 src.offset_bytes(i * burst.src_stride),
             )
-            _burst_in(ctx, at, start, burst.len_burst, begin=False)
+            _burst_in(ctx, at, start, burst.len_burst, begin=False, free=free)
         return
     with _pipe(PIPE_MTE2):
         for i in range(burst.n_burst):
@@ -324,15 +325,40 @@ def _direct(ctx: BlockContext, ub: Pointer[Any], gm: Pointer[Any], nbytes: int) 
     )
 
 
+def _bursts_free(
+    ctx: BlockContext, pipe: Pipe, dst: Pointer[Any], src: Pointer[Any], burst: Burst
+) -> bool:
+    """Return True when no burst of a multi-burst copy on *pipe* can be a pipe hazard.
+
+    The test of :meth:`~ascreg.machine.sync.PipeTracker.copy_free` on the span of all the
+    bursts on each side (one test instead of one per burst and side); False for one burst.
+    """
+    count = burst.n_burst
+    if count < 2:
+        return False
+    hulls = []
+    for ptr, stride, write in ((dst, burst.dst_stride, True), (src, burst.src_stride, False)):
+        first, last = ptr.address, ptr.address + (count - 1) * stride
+        space = UB if isinstance(ptr, UbPtr) else id(ptr.memory)
+        hulls.append((space, min(first, last), max(first, last) + burst.len_burst, write))
+    return ctx.tracker.copy_free(pipe, tuple(hulls))
+
+
 def _burst_in(
-    ctx: BlockContext, dst: Pointer[Any], src: Pointer[Any], nbytes: int, *, begin: bool = True
+    ctx: BlockContext,
+    dst: Pointer[Any],
+    src: Pointer[Any],
+    nbytes: int,
+    *,
+    begin: bool = True,
+    free: bool = False,
 ) -> None:
     """One unpadded GM -> UB burst in a running block: :func:`gm_to_ub`'s loop for one burst.
 
     The same steps in the same order (start a copy on MTE2 unless not *begin*: a later burst
     of the copy, record the GM read, bounds-check both sides, copy), without the loop and the
     context managers; when :func:`_direct`, the bounds checks are known to pass and the UB
-    side's hook is done here.
+    side's hook is done here. *free*: :func:`_bursts_free` showed the copy hazard-free.
     """
     if not _direct(ctx, dst, src, nbytes):
         _checked_burst_in(ctx, dst, src, nbytes, begin)
@@ -340,12 +366,12 @@ def _burst_in(
     tracker, gm, start, at = ctx.tracker, src.memory, src.address, dst.address
     if begin:
         tracker.begin_copy(PIPE_MTE2)
-    tracker.access(PIPE_MTE2, start, start + nbytes, False, id(gm))
+    tracker.access(PIPE_MTE2, start, start + nbytes, False, id(gm), free=free)
     hook = gm.on_access
     if hook is not None:  # the GM side's Memory.check, past its bounds
         hook(start, start + nbytes, "reads")
     ctx.mark_written(at, at + nbytes)  # the UB side's: BlockContext._on_access of a write
-    tracker.access(PIPE_MTE2, at, at + nbytes, True)
+    tracker.access(PIPE_MTE2, at, at + nbytes, True, free=free)
     dst.memory.data[at : at + nbytes] = gm.data[start : start + nbytes]
 
 
@@ -375,6 +401,7 @@ def _burst_out(
     combine: Combine | None,
     *,
     begin: bool = True,
+    free: bool = False,
 ) -> None:
     """One UB -> GM burst in a running block: :func:`ub_to_gm`'s loop for one burst.
 
@@ -388,8 +415,8 @@ def _burst_out(
     tracker, gm, start = ctx.tracker, dst.memory, dst.address
     if begin:
         tracker.begin_copy(PIPE_MTE3)
-    tracker.access(PIPE_MTE3, at, at + nbytes, False)
-    tracker.access(PIPE_MTE3, start, start + nbytes, True, id(gm))
+    tracker.access(PIPE_MTE3, at, at + nbytes, False, free=free)
+    tracker.access(PIPE_MTE3, start, start + nbytes, True, id(gm), free=free)
     hook = gm.on_access
     if hook is not None:
         hook(start, start + nbytes, "writes")
@@ -487,14 +514,18 @@ def _copy_out(
     combine: Combine | None,
 ) -> None:
     """Make the bursts of :func:`ub_to_gm`, each written or merged (*combine*) into GM."""
-    if ctx is not None:  # one copy of bursts, each as _burst_out's
+    if ctx is not None and burst.n_burst == 1:
         _burst_out(ctx, dst, src, burst.len_burst, combine)
-        for i in range(1, burst.n_burst):
+        return
+    if ctx is not None:  # one copy of bursts, each as _burst_out's
+        ctx.tracker.begin_copy(PIPE_MTE3)
+        free = _bursts_free(ctx, PIPE_MTE3, dst, src, burst)
+        for i in range(burst.n_burst):
             at, start = (
                 src.offset_bytes(i * burst.src_stride),
                 dst.offset_bytes(i * burst.dst_stride),
             )
-            _burst_out(ctx, start, at, burst.len_burst, combine, begin=False)
+            _burst_out(ctx, start, at, burst.len_burst, combine, begin=False, free=free)
         return
     with _pipe(PIPE_MTE3):
         for i in range(burst.n_burst):

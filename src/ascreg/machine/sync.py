@@ -672,18 +672,22 @@ class PipeTracker:
 
     # -- accesses --------------------------------------------------------------------------
 
-    def access(self, pipe: Pipe, start: int, end: int, write: bool, space: int = UB) -> None:
+    def access(
+        self, pipe: Pipe, start: int, end: int, write: bool, space: int = UB, *, free: bool = False
+    ) -> None:
         """Record an access by *pipe* to bytes ``[start, end)`` of *space* after checking it.
 
         An earlier access conflicts when it overlaps (same space, one of the two a write), is
         not ordered before *pipe* by a flag chain or barrier, and came from another pipe, or
         from another copy on the same copy pipe (:data:`COPY_PIPES`). The access is logged
-        under its pipe, or extends the last record when that is the same access.
+        under its pipe, or extends the last record when that is the same access. *free*: the
+        running copy's :meth:`copy_free` showed the access cannot conflict (it is not checked
+        again).
         """
         copy = self.copies.get(pipe, 0)
         if self.dispatched[pipe] != self.scalar_waits:
             self._dispatch(pipe)
-        if pipe is not self.clear:
+        if pipe is not self.clear and not free:
             conflict = self._earliest_conflict(pipe, start, end, write, space, copy)
             if conflict is not None:
                 raise SyncError(self._hazard(conflict, pipe, start, end, write))
@@ -709,6 +713,37 @@ class PipeTracker:
         self.last = rec = (pipe, start, end, write, done, space, copy, count, None)
         self.logs[pipe].append(rec)
         self._widen(pipe, space, start, end)
+
+    def copy_free(self, pipe: Pipe, hulls: tuple[tuple[int, int, int, bool], ...]) -> bool:
+        """Return True when no access of *pipe*'s running copy inside *hulls* can conflict.
+
+        Called after :meth:`begin_copy`, before the copy's first access. Each hull is
+        ``(space, start, end, write)``, spanning accesses the copy will make (a multi-burst
+        copy's bursts on one side). An access conflicts only with an earlier copy's or another
+        pipe's record overlapping its bytes, and the copy's own accesses never conflict with
+        each other, so when a hull is free of conflicts now, so is every access inside it,
+        whenever the copy makes it: the caller passes ``free=True`` to :meth:`access`. False
+        (a conflict somewhere in a hull) says nothing: each access is then checked, and the
+        first hazardous one raises its own error.
+
+        Examples
+        --------
+        >>> t = PipeTracker(); t.access(Pipe.PIPE_V, 0, 64, write=True)
+        >>> t.begin_copy(Pipe.PIPE_MTE3)
+        >>> t.copy_free(Pipe.PIPE_MTE3, ((UB, 64, 256, False),))  # past the V store
+        True
+        >>> t.copy_free(Pipe.PIPE_MTE3, ((UB, 0, 256, False),))  # reads it unordered
+        False
+        """
+        if self.dispatched[pipe] != self.scalar_waits:
+            self._dispatch(pipe)
+        if pipe is self.clear:
+            return True
+        copy = self.copies.get(pipe, 0)
+        return not any(
+            self._earliest_conflict(pipe, start, end, write, space, copy)
+            for space, start, end, write in hulls
+        )
 
     def _widen(self, pipe: Pipe, space: int, start: int, end: int) -> None:
         """Widen *pipe*'s hull of *space* (:attr:`hulls`) to a logged ``[start, end)``."""

@@ -637,8 +637,10 @@ class TracingTracker(PipeTracker):
     record: BlockRecord
     recorder: Recorder
 
-    def access(self, pipe: Pipe, start: int, end: int, write: bool, space: int = UB) -> None:  # noqa: D102
-        PipeTracker.access(self, pipe, start, end, write, space)
+    def access(  # noqa: D102
+        self, pipe: Pipe, start: int, end: int, write: bool, space: int = UB, *, free: bool = False
+    ) -> None:
+        PipeTracker.access(self, pipe, start, end, write, space, free=free)
         self.record.access(pipe, end - start, write)
 
     def access_rows(self, pipe: Pipe, loop: LoopAccess) -> bool:  # noqa: D102
