@@ -123,10 +123,25 @@ the second rounds to a subnormal (the midpoint under the smallest normal ties to
 
 @quietly  # 0/0, x/0 and overflow are IEEE results, not warnings
 def _float_divide(a: Lanes, b: Lanes, ftz: bool) -> Lanes:
-    """Float lanes in float64: flush there (fast for half too), one rounding at the end."""
-    wide_a, wide_b = a.astype(np.float64), b.astype(np.float64)
+    """numpy's own quotient when no lane is near a subnormal, else :func:`_flushed_divide`.
+
+    numpy divides float32 lanes with the IEEE division (correctly rounded, subnormals kept)
+    and half lanes in float32, rounded once more to half (innocuous: ``24 >= 2 * 11 + 2``).
+    With *ftz* that quotient stands when no operand and no quotient lies below the smallest
+    normal in magnitude (zeros included, so a zero lane takes the flushing path too).
+    """
+    quotient: Lanes = a / b
     if not ftz:
-        return (wide_a / wide_b).astype(a.dtype)
+        return quotient
+    smallest = _SMALLEST_NORMAL[a.dtype]
+    if _any(np.abs(np.concatenate((a, b, quotient), axis=None)) < smallest):
+        return _flushed_divide(a, b)
+    return quotient
+
+
+def _flushed_divide(a: Lanes, b: Lanes) -> Lanes:
+    """FTZ division in float64: flush there (fast for half too), one rounding at the end."""
+    wide_a, wide_b = a.astype(np.float64), b.astype(np.float64)
     subnormal, rounds_subnormal = _FLUSH_BELOW[a.dtype]
     wide_a = wide_a * (np.abs(wide_a) >= subnormal)  # x * 0 keeps the sign of zero and NaN
     wide_b = wide_b * (np.abs(wide_b) >= subnormal)
@@ -159,7 +174,7 @@ class _Function:
 
     def __call__(self, values: Lanes, *, ftz: bool = True) -> Lanes:
         """Return the correctly rounded lanes (half: one lookup in the function's table)."""
-        if values.dtype is _HALF or values.dtype == _HALF:
+        if values.dtype.char == "e":  # half
             found = self.tables.get(ftz)
             return (self.table(ftz) if found is None else found)[values.view(np.uint16).astype(np.intp)]  # fmt: skip
         return self.evaluate(values, ftz)
@@ -173,21 +188,40 @@ class _Function:
         return found
 
     def evaluate(self, values: Lanes, ftz: bool) -> Lanes:
-        """Return the lanes by the float64 value, proven or settled exactly (float32 or half)."""
+        """Return the lanes by the float64 value, proven or settled exactly (float32 or half).
+
+        The FTZ flushes run only when a lane may need one (one comparison decides it): an
+        input below the smallest normal (a function that flushes inputs), an input of exp
+        below -87 (``e**-87 > 2**-126``: every other result is normal).
+        """
         token = STATE.set(IGNORE)  # signalling NaNs, log(0), log(<0), overflow: IEEE data
         try:
-            if ftz and self.flush_input:
-                values = flush_subnormals(values)
+            if ftz and self.flush_input and _any(values < _SMALLEST_NORMAL[values.dtype]):
+                values = flush_subnormals(values)  # below: negatives and zeros too (kept)
+            if self.rounded_in_float64 and values.dtype is _FLOAT:
+                return self.fast(values)  # IEEE: numpy's float32 sqrt is correctly rounded
             wide = values.astype(np.float64)
             approx = self.fast(wide)
             if self.rounded_in_float64:
-                return _flushed(approx.astype(values.dtype), ftz and self.subnormal_results)
+                return approx.astype(values.dtype)
             result, undecided = rounding.round_decided(approx, values.dtype)
             if undecided is not None:
                 _settle(self.name, wide, result, undecided)
-            return _flushed(result, ftz and self.subnormal_results)
+            flush = ftz and self.subnormal_results and _any(values < _NORMAL_EXP_FROM[values.dtype])
+            return _flushed(result, flush)
         finally:
             STATE.reset(token)
+
+
+_FLOAT = np.dtype(np.float32)
+_NORMAL_EXP_FROM = {np.dtype(np.float16): np.array(-9.5, np.float16), np.dtype(np.float32): np.array(-87.0, np.float32)}  # fmt: skip
+"""Per format, an input from which exp is normal (``e**-9.5 > 2**-14``, ``e**-87 > 2**-126``):
+below it a result may be subnormal and FTZ has work to do."""
+
+
+def _any(flags: Lanes) -> bool:
+    """Return whether any lane of a boolean array is set (cheaper than ``.any()`` on a register)."""
+    return flags.tobytes().find(1) >= 0
 
 
 def _flushed(result: Lanes, flush: bool) -> Lanes:
