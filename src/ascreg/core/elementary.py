@@ -131,12 +131,27 @@ def _float_divide(a: Lanes, b: Lanes, ftz: bool) -> Lanes:
     normal in magnitude (zeros included, so a zero lane takes the flushing path too).
     """
     quotient: Lanes = a / b
-    if not ftz:
-        return quotient
-    smallest = _SMALLEST_NORMAL[a.dtype]
-    if _any(np.abs(np.concatenate((a, b, quotient), axis=None)) < smallest):
+    if ftz and _zero_or_subnormal(a, b, quotient):
         return _flushed_divide(a, b)
     return quotient
+
+
+_EXPONENT_BITS = {
+    np.dtype(np.float16): (np.dtype(np.uint16), np.array(0x7C00, np.uint16)),
+    np.dtype(np.float32): (np.dtype(np.uint32), np.array(0x7F800000, np.uint32)),
+}
+"""Per format: its bits as unsigned and the exponent field."""
+
+
+def _zero_or_subnormal(*arrays: Lanes) -> bool:
+    """Return whether a lane of *arrays* (one float format) is a zero or a subnormal.
+
+    Their exponent fields are tested with integer operations (numpy's half comparisons are
+    slow): a zero field is a zero or a subnormal.
+    """
+    unsigned, exponent = _EXPONENT_BITS[arrays[0].dtype]
+    fields = np.concatenate(arrays, axis=None).view(unsigned) & exponent
+    return bool(np.count_nonzero(fields) != fields.size)
 
 
 def _flushed_divide(a: Lanes, b: Lanes) -> Lanes:
@@ -178,6 +193,18 @@ class _Function:
             found = self.tables.get(ftz)
             return (self.table(ftz) if found is None else found)[values.view(np.uint16).astype(np.intp)]  # fmt: skip
         return self.evaluate(values, ftz)
+
+    def lanes_function(self, dtype: np.dtype[Any], ftz: bool) -> Callable[[Lanes], Lanes]:
+        """Return ``values -> self(values, ftz=ftz)`` for lanes of *dtype* (no dispatch left).
+
+        An op's validated form keeps it: a half form holds its table (built here, on the first
+        call), a float form the evaluation.
+        """
+        if dtype.char != "e":
+            evaluate = self.evaluate
+            return lambda values: evaluate(values, ftz)
+        found = self.table(ftz)
+        return lambda values: found[values.view(np.uint16).astype(np.intp)]
 
     def table(self, ftz: bool) -> Lanes:
         """Return the results of all 65536 half inputs (built on the first use)."""
@@ -351,6 +378,27 @@ def elementary(name: str, values: Lanes, *, ftz: bool = True) -> Lanes:
     array([-149.], dtype=float32)
     """
     return _FUNCTIONS[name](values, ftz=ftz)
+
+
+def lanes_function(formula: Callable[..., Lanes], dtype: np.dtype[Any], ftz: bool) -> Callable[..., Lanes]:  # fmt: skip
+    """Return *formula* (:data:`UNARY_OPS` or :func:`divide`) on lanes of *dtype* in one mode.
+
+    The front end keeps it for an op's validated form: a call skips the dispatch on the dtype
+    and the mode (the half functions become one table lookup).
+
+    Examples
+    --------
+    >>> exp = lanes_function(UNARY_OPS["Exp"], np.dtype(np.float16), ftz=True)
+    >>> exp(np.float16([0.0, 1.0]))
+    array([1.   , 2.719], dtype=float16)
+    >>> lanes_function(divide, np.dtype(np.int16), ftz=True)(np.int16([7]), np.int16([2]))
+    array([3], dtype=int16)
+    """
+    if isinstance(formula, _Function):
+        return formula.lanes_function(dtype, ftz)
+    if formula is divide and dtype.kind == "f":
+        return lambda a, b: _float_divide(a, b, ftz)
+    return lambda *lanes: formula(*lanes, ftz=ftz)
 
 
 def square_root(values: Lanes, *, ftz: bool = True) -> Lanes:
