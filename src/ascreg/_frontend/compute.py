@@ -283,8 +283,10 @@ def precise_binary(op: Any, dst: Any, src0: Any, src1: Any, mask: Any) -> None:
 
 
 def _zero_masked(result: Lanes, mask: MaskReg, dst: RegTensor[Any, Any]) -> Lanes:
-    """*result* with the lanes *mask* leaves off zeroed (a mask of the register's lanes, all on,
-    costs two look-ups)."""
+    """Return *result* with the lanes *mask* leaves off zeroed.
+
+    A mask made from all-on enables of the register's lanes costs two look-ups.
+    """
     known = mask.kept_enables(dst.mask_stride)
     if known is not None and id(known) in _ALL_ON_IDS and known.shape == result.shape:
         return result

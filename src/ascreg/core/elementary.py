@@ -13,9 +13,10 @@ software division of 64-bit lanes computes (``DivS64Impl`` / ``DivU64Impl``); th
 
 Why the results are correctly rounded, and fast
 -----------------------------------------------
-* ``Div`` and ``Sqrt``: the float64 quotient or root of float32 (half) operands is correctly
-  rounded, and rounding it once more to 24 (11) bits is the correctly rounded result, since
-  ``53 >= 2p + 2`` (double rounding is innocuous: :mod:`ascreg.core.rounding`).
+* ``Div`` and ``Sqrt``: numpy's float32 division and square root are the IEEE operations
+  (correctly rounded, subnormals kept); its half ones compute in float32 and round once more,
+  which is the correctly rounded result since ``24 >= 2 * 11 + 2`` (double rounding is
+  innocuous: :mod:`ascreg.core.rounding`); the FTZ path divides in float64 (``53 >= 2p + 2``).
 * ``exp``, ``ln``, ``log2``, ``log10`` of float32 lanes: numpy's float64 value, rounded with
   the interval test of :func:`ascreg.core.rounding.round_decided`, which proves each lane;
   an undecided lane (about one in 2**18) is recomputed exactly (:func:`exact_lane`).
@@ -27,7 +28,11 @@ Why the results are correctly rounded, and fast
   ``1 + 2**-11`` of half, let alone float32's), so its input is not flushed; its results can be
   subnormal and are. The logarithms' results never are (``|log_b x| >= |log_b(1 - 2**-11)| >
   2**-13`` for every ``x != 1``), and neither are square roots (``sqrt(2**-149) > 2**-75``,
-  ``sqrt(2**-24) = 2**-12``): only their inputs are flushed. ``Div`` flushes both.
+  ``sqrt(2**-24) = 2**-12``): only their inputs are flushed. ``Div`` flushes both. One
+  comparison per call finds whether a flush has work: an input below the smallest normal
+  (negatives and zeros included: they take the flushing path, whose result is the same), an
+  exp input below -87 (-9.5 for half), an operand or quotient of ``Div`` with a zero exponent
+  field. Otherwise the flush is skipped.
 
 Examples
 --------
@@ -59,6 +64,7 @@ _FORMATS = {np.dtype(np.float16): (11, -14, 15), np.dtype(np.float32): (24, -126
 _SMALLEST_NORMAL = {np.dtype(np.float16): np.array(2.0**-14, np.float16), np.dtype(np.float32): np.array(2.0**-126, np.float32)}  # fmt: skip
 """Per format, as 0-d arrays (a numpy scalar operand costs a conversion on every call)."""
 _HALF = np.dtype(np.float16)
+_HALF_BITS, _INDEX = np.dtype(np.uint16), np.dtype(np.intp)  # intp: numpy's fast index
 
 
 def flush_subnormals(values: Lanes) -> Lanes:
@@ -123,7 +129,7 @@ the second rounds to a subnormal (the midpoint under the smallest normal ties to
 
 @quietly  # 0/0, x/0 and overflow are IEEE results, not warnings
 def _float_divide(a: Lanes, b: Lanes, ftz: bool) -> Lanes:
-    """numpy's own quotient when no lane is near a subnormal, else :func:`_flushed_divide`.
+    """Return numpy's quotient, or :func:`_flushed_divide`'s when a lane may need a flush.
 
     numpy divides float32 lanes with the IEEE division (correctly rounded, subnormals kept)
     and half lanes in float32, rounded once more to half (innocuous: ``24 >= 2 * 11 + 2``).
@@ -136,7 +142,7 @@ def _float_divide(a: Lanes, b: Lanes, ftz: bool) -> Lanes:
     return quotient
 
 
-_EXPONENT_BITS = {
+_EXPONENT_BITS: dict[np.dtype[Any], tuple[np.dtype[Any], Lanes]] = {
     np.dtype(np.float16): (np.dtype(np.uint16), np.array(0x7C00, np.uint16)),
     np.dtype(np.float32): (np.dtype(np.uint32), np.array(0x7F800000, np.uint32)),
 }
@@ -203,8 +209,8 @@ class _Function:
         if dtype.char != "e":
             evaluate = self.evaluate
             return lambda values: evaluate(values, ftz)
-        found = self.table(ftz)
-        return lambda values: found[values.view(np.uint16).astype(np.intp)]
+        found, bits, index = self.table(ftz), _HALF_BITS, _INDEX
+        return lambda values: found[values.view(bits).astype(index)]
 
     def table(self, ftz: bool) -> Lanes:
         """Return the results of all 65536 half inputs (built on the first use)."""
