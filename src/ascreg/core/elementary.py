@@ -55,7 +55,7 @@ import attrs
 import numpy as np
 
 from ascreg.core import rounding
-from ascreg.core.fpenv import IGNORE, STATE, quietly
+from ascreg.core.fpenv import IGNORE, STATE
 
 Lanes = np.ndarray[Any, Any]
 
@@ -127,7 +127,6 @@ _FLUSH_BELOW = {
 the second rounds to a subnormal (the midpoint under the smallest normal ties to it, even)."""
 
 
-@quietly  # 0/0, x/0 and overflow are IEEE results, not warnings
 def _float_divide(a: Lanes, b: Lanes, ftz: bool) -> Lanes:
     """Return numpy's quotient, or :func:`_flushed_divide`'s when a lane may need a flush.
 
@@ -136,10 +135,14 @@ def _float_divide(a: Lanes, b: Lanes, ftz: bool) -> Lanes:
     With *ftz* that quotient stands when no operand and no quotient lies below the smallest
     normal in magnitude (zeros included, so a zero lane takes the flushing path too).
     """
-    quotient: Lanes = a / b
-    if ftz and _zero_or_subnormal(a, b, quotient):
-        return _flushed_divide(a, b)
-    return quotient
+    token = STATE.set(IGNORE)  # 0/0, x/0 and overflow are IEEE results, not warnings
+    try:
+        quotient: Lanes = a / b
+        if ftz and _zero_or_subnormal(a, b, quotient):
+            return _flushed_divide(a, b)
+        return quotient
+    finally:
+        STATE.reset(token)
 
 
 _EXPONENT_BITS: dict[np.dtype[Any], tuple[np.dtype[Any], Lanes]] = {
@@ -208,6 +211,8 @@ class _Function:
         """
         if dtype.char != "e":
             evaluate = self.evaluate
+            if self.rounded_in_float64 and dtype is _FLOAT:
+                return lambda values: _float_root(values, ftz)
             return lambda values: evaluate(values, ftz)
         found, bits, index = self.table(ftz), _HALF_BITS, _INDEX
         return lambda values: found[values.view(bits).astype(index)]
@@ -227,12 +232,12 @@ class _Function:
         input below the smallest normal (a function that flushes inputs), an input of exp
         below -87 (``e**-87 > 2**-126``: every other result is normal).
         """
+        if self.rounded_in_float64 and values.dtype is _FLOAT:
+            return _float_root(values, ftz)
         token = STATE.set(IGNORE)  # signalling NaNs, log(0), log(<0), overflow: IEEE data
         try:
             if ftz and self.flush_input and _any(values < _SMALLEST_NORMAL[values.dtype]):
                 values = flush_subnormals(values)  # below: negatives and zeros too (kept)
-            if self.rounded_in_float64 and values.dtype is _FLOAT:
-                return self.fast(values)  # IEEE: numpy's float32 sqrt is correctly rounded
             wide = values.astype(np.float64)
             approx = self.fast(wide)
             if self.rounded_in_float64:
@@ -247,6 +252,7 @@ class _Function:
 
 
 _FLOAT = np.dtype(np.float32)
+_FLOAT_SMALLEST_NORMAL = _SMALLEST_NORMAL[_FLOAT]
 _NORMAL_EXP_FROM = {np.dtype(np.float16): np.array(-9.5, np.float16), np.dtype(np.float32): np.array(-87.0, np.float32)}  # fmt: skip
 """Per format, an input from which exp is normal (``e**-9.5 > 2**-14``, ``e**-87 > 2**-126``):
 below it a result may be subnormal and FTZ has work to do."""
@@ -255,6 +261,18 @@ below it a result may be subnormal and FTZ has work to do."""
 def _any(flags: Lanes) -> bool:
     """Return whether any lane of a boolean array is set (cheaper than ``.any()`` on a register)."""
     return flags.tobytes().find(1) >= 0
+
+
+def _float_root(values: Lanes, flush: bool) -> Lanes:
+    """Float32 ``sqrt``: numpy's IEEE root of the (with *flush*, flushed) lanes."""
+    token = STATE.set(IGNORE)  # negative lanes and signalling NaNs: NaN, not warnings
+    try:
+        if flush and _any(values < _FLOAT_SMALLEST_NORMAL):
+            values = flush_subnormals(values)
+        root: Lanes = np.sqrt(values)
+        return root
+    finally:
+        STATE.reset(token)
 
 
 def _flushed(result: Lanes, flush: bool) -> Lanes:
