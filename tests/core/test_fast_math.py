@@ -278,3 +278,82 @@ def test_quiet_sections_nest_and_restore_the_error_state() -> None:
         with pytest.raises(RuntimeWarning), np.errstate(all="warn"):
             np.log(np.float32(-1))
     assert fpenv.quietly(np.divide)(np.float32(1), np.float32(0)) == np.inf
+
+
+def one_odd_lane(dtype: np.dtype[Any]) -> st.SearchStrategy[tuple[list[int], int]]:
+    """Normal lanes (where the FTZ test skips the flush) and one lane anywhere among them that
+    may need it: a zero, a subnormal, a special value or any pattern."""
+    width = 32 if dtype == F32 else 16
+    normal = st.floats(0.5, 8.0, width=width).map(lambda v: int(np.array(v, dtype).view(UNSIGNED[dtype])))  # fmt: skip
+    odd = st.one_of(
+        st.sampled_from(SPECIAL32 if dtype == F32 else SPECIAL16),
+        st.integers(1, (1 << (23 if dtype == F32 else 10)) - 1),
+        st.integers(0, (1 << width) - 1),
+    )
+    return st.tuples(st.lists(normal, min_size=1, max_size=16), odd)
+
+
+@pytest.mark.parametrize("dtype", [F32, F16], ids=["float", "half"])
+@pytest.mark.parametrize("name", FUNCTIONS)
+@settings(max_examples=20)
+@given(data=st.data())
+def test_one_lane_needing_a_flush_among_normal_lanes(name: str, dtype: np.dtype[Any], data: Any) -> None:  # fmt: skip
+    """The flush is skipped only when no lane needs it: one odd lane among normal ones."""
+    normal, odd = data.draw(one_odd_lane(dtype))
+    bits = normal[:]
+    bits.insert(data.draw(st.integers(0, len(bits))), odd)
+    values = lanes_of(bits, dtype)
+    for ftz in (True, False):
+        got = elementary.elementary(name, values, ftz=ftz)
+        assert_same(got, elementary.exact_lanes(name, values, ftz=ftz))
+
+
+@pytest.mark.parametrize("dtype", [F32, F16], ids=["float", "half"])
+def test_exp_at_the_flush_test_threshold(dtype: np.dtype[Any]) -> None:
+    """exp's inputs around the FTZ test's threshold (-87, -9.5) and where results turn subnormal."""
+    centres = (-87.0, -87.33654, -103.97) if dtype == F32 else (-9.5, -9.7, -17.3)
+    for centre in centres:  # one call each: a lane below the threshold flushes the whole call
+        values = np.linspace(centre - 0.05, centre + 0.05, 41).astype(dtype)
+        for ftz in (True, False):
+            got = elementary._FUNCTIONS["exp"].evaluate(values, ftz)  # half: not the table
+            assert_same(got, elementary.exact_lanes("exp", values, ftz=ftz))
+
+
+@pytest.mark.parametrize("dtype", [F32, F16], ids=["float", "half"])
+@settings(max_examples=30)
+@given(data=st.data())
+def test_division_with_one_lane_needing_a_flush(dtype: np.dtype[Any], data: Any) -> None:
+    """Normal operands with normal quotients, one odd dividend or divisor, and quotients
+    near the smallest normal from normal operands (the FTZ test must see each)."""
+    normal, odd = data.draw(one_odd_lane(dtype))
+    a, b = normal[:], normal[::-1]
+    where = data.draw(st.integers(0, len(a)))
+    (a if data.draw(st.booleans()) else b).insert(where, odd)
+    other = b if len(a) > len(b) else a
+    other.insert(where, normal[0])
+    tiny = 2.0**-126 if dtype == F32 else 2.0**-14
+    scale = data.draw(st.floats(0.25, 4.0))
+    a.append(int(np.array(tiny * scale * 3, dtype).view(UNSIGNED[dtype])))
+    b.append(int(np.array(3.0, dtype).view(UNSIGNED[dtype])))
+    scalar = float32_t if dtype == F32 else half
+    for ftz in (True, False):
+        got = elementary.divide(lanes_of(a, dtype), lanes_of(b, dtype), ftz=ftz)
+        want = [div_lane(x, y, scalar, ftz) for x, y in zip(a, b, strict=True)]
+        assert_same(got, lanes_of(want, dtype))
+
+
+@pytest.mark.parametrize("dtype", [F32, F16], ids=["float", "half"])
+@pytest.mark.parametrize("ftz", [True, False])
+@settings(max_examples=15)
+@given(data=st.data())
+def test_lanes_functions_are_the_formulas(dtype: np.dtype[Any], ftz: bool, data: Any) -> None:
+    """What an op's validated form keeps (:func:`~ascreg.core.elementary.lanes_function`)."""
+    a = lanes_of(data.draw(st.lists(div_bits(dtype), min_size=1, max_size=32)), dtype)
+    b = lanes_of(data.draw(st.lists(div_bits(dtype), min_size=a.size, max_size=a.size)), dtype)
+    for formula in set(elementary.UNARY_OPS.values()):
+        assert_same(elementary.lanes_function(formula, dtype, ftz)(a), formula(a, ftz=ftz))
+    divide = elementary.lanes_function(elementary.divide, dtype, ftz)
+    assert_same(divide(a, b), elementary.divide(a, b, ftz=ftz))
+    integers = np.dtype(np.int16)
+    x, y = np.int16([7, -7, 5]), np.int16([2, 0, -1])
+    assert elementary.lanes_function(elementary.divide, integers, ftz)(x, y).tolist() == [3, -1, -5]

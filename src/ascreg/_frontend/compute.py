@@ -23,10 +23,11 @@ import numpy as np
 
 from ascreg._dtypes import Kind, bool_, float32_t, int16_t
 from ascreg._frontend import operands
-from ascreg.core import arith, compound, rearrange, shifts
+from ascreg.core import arith, compound, elementary, rearrange, shifts
 from ascreg.core import bitwise as bits_core
 from ascreg.core import compare as cmp
 from ascreg.core import masks as mask_core
+from ascreg.core.masks import _ALL_ON_IDS
 from ascreg.enums import MaskMergeMode, RegLayout
 from ascreg.errors import AscregTypeError, IllegalDtypeError, TemplateMismatchError
 from ascreg.machine.registers import BATCHING, MaskReg, RegTensor
@@ -265,31 +266,40 @@ def precise_unary(op: Any, dst: Any, src: Any, mask: Any) -> None:
     ``op.formula`` takes the lanes and ``ftz``: whether subnormal inputs and results are
     flushed to zero (the mode's choice).
     """
-    ftz = op._derived.get((type(dst), type(src), type(mask)))
-    if ftz is not None:  # these operand classes passed every check before: the form's FTZ flag
-        result = op.formula(src.get(), ftz=ftz)
-        dst.put_known(cmp.zero_masked(result, operands.lane_enables(mask, dst)))
+    lanes = op._derived.get((type(dst), type(src), type(mask)))
+    if lanes is not None:  # these operand classes passed every check before: the form's function
+        dst.put_known(_zero_masked(lanes(src.get()), mask, dst))
         return
     _precise(op, dst, [(src, "src")], mask)
 
 
 def precise_binary(op: Any, dst: Any, src0: Any, src1: Any, mask: Any) -> None:
     """``dst = op.formula(src0, src1, ftz=...)`` for Div; masked-off lanes 0."""
-    ftz = op._derived.get((type(dst), type(src0), type(src1), type(mask)))
-    if ftz is not None:  # these operand classes passed every check before: the form's FTZ flag
-        result = op.formula(src0.get(), src1.get(), ftz=ftz)
-        dst.put_known(cmp.zero_masked(result, operands.lane_enables(mask, dst)))
+    lanes = op._derived.get((type(dst), type(src0), type(src1), type(mask)))
+    if lanes is not None:  # these operand classes passed every check before: the form's function
+        dst.put_known(_zero_masked(lanes(src0.get(), src1.get()), mask, dst))
         return
     _precise(op, dst, [(src0, "src0"), (src1, "src1")], mask)
+
+
+def _zero_masked(result: Lanes, mask: MaskReg, dst: RegTensor[Any, Any]) -> Lanes:
+    """Return *result* with the lanes *mask* leaves off zeroed.
+
+    A mask made from all-on enables of the register's lanes costs two look-ups.
+    """
+    known = mask.kept_enables(dst.mask_stride)
+    if known is not None and id(known) in _ALL_ON_IDS and known.shape == result.shape:
+        return result
+    return cmp.zero_masked(result, operands.lane_enables(mask, dst))
 
 
 def _precise(op: Any, dst: Any, sources: list[tuple[Any, str]], mask: Any) -> None:
     """Check and run :func:`precise_unary` / :func:`precise_binary`; remember the form."""
     d, *regs = vectors(op, (dst, "dst"), *sources)
     ftz = flushes_subnormals(op, d.dtype)
-    result = op.formula(*(r.get() for r in regs), ftz=ftz)
-    d.put(cmp.zero_masked(result, enables(op, mask, d)))
-    op._derived[(type(dst), *(type(s) for s, _ in sources), type(mask))] = ftz
+    lanes = elementary.lanes_function(op.formula, d.dtype.np_dtype, ftz)
+    d.put(cmp.zero_masked(lanes(*(r.get() for r in regs)), enables(op, mask, d)))
+    op._derived[(type(dst), *(type(s) for s, _ in sources), type(mask))] = lanes
 
 
 def unary(op: Any, dst: Any, src: Any, mask: Any, *, role: str = "src") -> None:

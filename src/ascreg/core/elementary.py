@@ -13,9 +13,10 @@ software division of 64-bit lanes computes (``DivS64Impl`` / ``DivU64Impl``); th
 
 Why the results are correctly rounded, and fast
 -----------------------------------------------
-* ``Div`` and ``Sqrt``: the float64 quotient or root of float32 (half) operands is correctly
-  rounded, and rounding it once more to 24 (11) bits is the correctly rounded result, since
-  ``53 >= 2p + 2`` (double rounding is innocuous: :mod:`ascreg.core.rounding`).
+* ``Div`` and ``Sqrt``: numpy's float32 division and square root are the IEEE operations
+  (correctly rounded, subnormals kept); its half ones compute in float32 and round once more,
+  which is the correctly rounded result since ``24 >= 2 * 11 + 2`` (double rounding is
+  innocuous: :mod:`ascreg.core.rounding`); the FTZ path divides in float64 (``53 >= 2p + 2``).
 * ``exp``, ``ln``, ``log2``, ``log10`` of float32 lanes: numpy's float64 value, rounded with
   the interval test of :func:`ascreg.core.rounding.round_decided`, which proves each lane;
   an undecided lane (about one in 2**18) is recomputed exactly (:func:`exact_lane`).
@@ -27,7 +28,11 @@ Why the results are correctly rounded, and fast
   ``1 + 2**-11`` of half, let alone float32's), so its input is not flushed; its results can be
   subnormal and are. The logarithms' results never are (``|log_b x| >= |log_b(1 - 2**-11)| >
   2**-13`` for every ``x != 1``), and neither are square roots (``sqrt(2**-149) > 2**-75``,
-  ``sqrt(2**-24) = 2**-12``): only their inputs are flushed. ``Div`` flushes both.
+  ``sqrt(2**-24) = 2**-12``): only their inputs are flushed. ``Div`` flushes both. One
+  comparison per call finds whether a flush has work: an input below the smallest normal
+  (negatives and zeros included: they take the flushing path, whose result is the same), an
+  exp input below -87 (-9.5 for half), an operand or quotient of ``Div`` with a zero exponent
+  field. Otherwise the flush is skipped.
 
 Examples
 --------
@@ -50,7 +55,7 @@ import attrs
 import numpy as np
 
 from ascreg.core import rounding
-from ascreg.core.fpenv import IGNORE, STATE, quietly
+from ascreg.core.fpenv import IGNORE, STATE
 
 Lanes = np.ndarray[Any, Any]
 
@@ -59,6 +64,7 @@ _FORMATS = {np.dtype(np.float16): (11, -14, 15), np.dtype(np.float32): (24, -126
 _SMALLEST_NORMAL = {np.dtype(np.float16): np.array(2.0**-14, np.float16), np.dtype(np.float32): np.array(2.0**-126, np.float32)}  # fmt: skip
 """Per format, as 0-d arrays (a numpy scalar operand costs a conversion on every call)."""
 _HALF = np.dtype(np.float16)
+_HALF_BITS, _INDEX = np.dtype(np.uint16), np.dtype(np.intp)  # intp: numpy's fast index
 
 
 def flush_subnormals(values: Lanes) -> Lanes:
@@ -121,12 +127,45 @@ _FLUSH_BELOW = {
 the second rounds to a subnormal (the midpoint under the smallest normal ties to it, even)."""
 
 
-@quietly  # 0/0, x/0 and overflow are IEEE results, not warnings
 def _float_divide(a: Lanes, b: Lanes, ftz: bool) -> Lanes:
-    """Float lanes in float64: flush there (fast for half too), one rounding at the end."""
+    """Return numpy's quotient, or :func:`_flushed_divide`'s when a lane may need a flush.
+
+    numpy divides float32 lanes with the IEEE division (correctly rounded, subnormals kept)
+    and half lanes in float32, rounded once more to half (innocuous: ``24 >= 2 * 11 + 2``).
+    With *ftz* that quotient stands when no operand and no quotient lies below the smallest
+    normal in magnitude (zeros included, so a zero lane takes the flushing path too).
+    """
+    token = STATE.set(IGNORE)  # 0/0, x/0 and overflow are IEEE results, not warnings
+    try:
+        quotient: Lanes = a / b
+        if ftz and _zero_or_subnormal(a, b, quotient):
+            return _flushed_divide(a, b)
+        return quotient
+    finally:
+        STATE.reset(token)
+
+
+_EXPONENT_BITS: dict[np.dtype[Any], tuple[np.dtype[Any], Lanes]] = {
+    np.dtype(np.float16): (np.dtype(np.uint16), np.array(0x7C00, np.uint16)),
+    np.dtype(np.float32): (np.dtype(np.uint32), np.array(0x7F800000, np.uint32)),
+}
+"""Per format: its bits as unsigned and the exponent field."""
+
+
+def _zero_or_subnormal(*arrays: Lanes) -> bool:
+    """Return whether a lane of *arrays* (one float format) is a zero or a subnormal.
+
+    Their exponent fields are tested with integer operations (numpy's half comparisons are
+    slow): a zero field is a zero or a subnormal.
+    """
+    unsigned, exponent = _EXPONENT_BITS[arrays[0].dtype]
+    fields = np.concatenate(arrays, axis=None).view(unsigned) & exponent
+    return bool(np.count_nonzero(fields) != fields.size)
+
+
+def _flushed_divide(a: Lanes, b: Lanes) -> Lanes:
+    """FTZ division in float64: flush there (fast for half too), one rounding at the end."""
     wide_a, wide_b = a.astype(np.float64), b.astype(np.float64)
-    if not ftz:
-        return (wide_a / wide_b).astype(a.dtype)
     subnormal, rounds_subnormal = _FLUSH_BELOW[a.dtype]
     wide_a = wide_a * (np.abs(wide_a) >= subnormal)  # x * 0 keeps the sign of zero and NaN
     wide_b = wide_b * (np.abs(wide_b) >= subnormal)
@@ -159,10 +198,24 @@ class _Function:
 
     def __call__(self, values: Lanes, *, ftz: bool = True) -> Lanes:
         """Return the correctly rounded lanes (half: one lookup in the function's table)."""
-        if values.dtype is _HALF or values.dtype == _HALF:
+        if values.dtype.char == "e":  # half
             found = self.tables.get(ftz)
             return (self.table(ftz) if found is None else found)[values.view(np.uint16).astype(np.intp)]  # fmt: skip
         return self.evaluate(values, ftz)
+
+    def lanes_function(self, dtype: np.dtype[Any], ftz: bool) -> Callable[[Lanes], Lanes]:
+        """Return ``values -> self(values, ftz=ftz)`` for lanes of *dtype* (no dispatch left).
+
+        An op's validated form keeps it: a half form holds its table (built here, on the first
+        call), a float form the evaluation.
+        """
+        if dtype.char != "e":
+            evaluate = self.evaluate
+            if self.rounded_in_float64 and dtype is _FLOAT:
+                return lambda values: _float_root(values, ftz)
+            return lambda values: evaluate(values, ftz)
+        found, bits, index = self.table(ftz), _HALF_BITS, _INDEX
+        return lambda values: found[values.view(bits).astype(index)]
 
     def table(self, ftz: bool) -> Lanes:
         """Return the results of all 65536 half inputs (built on the first use)."""
@@ -173,21 +226,53 @@ class _Function:
         return found
 
     def evaluate(self, values: Lanes, ftz: bool) -> Lanes:
-        """Return the lanes by the float64 value, proven or settled exactly (float32 or half)."""
+        """Return the lanes by the float64 value, proven or settled exactly (float32 or half).
+
+        The FTZ flushes run only when a lane may need one (one comparison decides it): an
+        input below the smallest normal (a function that flushes inputs), an input of exp
+        below -87 (``e**-87 > 2**-126``: every other result is normal).
+        """
+        if self.rounded_in_float64 and values.dtype is _FLOAT:
+            return _float_root(values, ftz)
         token = STATE.set(IGNORE)  # signalling NaNs, log(0), log(<0), overflow: IEEE data
         try:
-            if ftz and self.flush_input:
-                values = flush_subnormals(values)
+            if ftz and self.flush_input and _any(values < _SMALLEST_NORMAL[values.dtype]):
+                values = flush_subnormals(values)  # below: negatives and zeros too (kept)
             wide = values.astype(np.float64)
             approx = self.fast(wide)
             if self.rounded_in_float64:
-                return _flushed(approx.astype(values.dtype), ftz and self.subnormal_results)
+                return approx.astype(values.dtype)
             result, undecided = rounding.round_decided(approx, values.dtype)
             if undecided is not None:
                 _settle(self.name, wide, result, undecided)
-            return _flushed(result, ftz and self.subnormal_results)
+            flush = ftz and self.subnormal_results and _any(values < _NORMAL_EXP_FROM[values.dtype])
+            return _flushed(result, flush)
         finally:
             STATE.reset(token)
+
+
+_FLOAT = np.dtype(np.float32)
+_FLOAT_SMALLEST_NORMAL = _SMALLEST_NORMAL[_FLOAT]
+_NORMAL_EXP_FROM = {np.dtype(np.float16): np.array(-9.5, np.float16), np.dtype(np.float32): np.array(-87.0, np.float32)}  # fmt: skip
+"""Per format, an input from which exp is normal (``e**-9.5 > 2**-14``, ``e**-87 > 2**-126``):
+below it a result may be subnormal and FTZ has work to do."""
+
+
+def _any(flags: Lanes) -> bool:
+    """Return whether any lane of a boolean array is set (cheaper than ``.any()`` on a register)."""
+    return flags.tobytes().find(1) >= 0
+
+
+def _float_root(values: Lanes, flush: bool) -> Lanes:
+    """Float32 ``sqrt``: numpy's IEEE root of the (with *flush*, flushed) lanes."""
+    token = STATE.set(IGNORE)  # negative lanes and signalling NaNs: NaN, not warnings
+    try:
+        if flush and _any(values < _FLOAT_SMALLEST_NORMAL):
+            values = flush_subnormals(values)
+        root: Lanes = np.sqrt(values)
+        return root
+    finally:
+        STATE.reset(token)
 
 
 def _flushed(result: Lanes, flush: bool) -> Lanes:
@@ -317,6 +402,27 @@ def elementary(name: str, values: Lanes, *, ftz: bool = True) -> Lanes:
     array([-149.], dtype=float32)
     """
     return _FUNCTIONS[name](values, ftz=ftz)
+
+
+def lanes_function(formula: Callable[..., Lanes], dtype: np.dtype[Any], ftz: bool) -> Callable[..., Lanes]:  # fmt: skip
+    """Return *formula* (:data:`UNARY_OPS` or :func:`divide`) on lanes of *dtype* in one mode.
+
+    The front end keeps it for an op's validated form: a call skips the dispatch on the dtype
+    and the mode (the half functions become one table lookup).
+
+    Examples
+    --------
+    >>> exp = lanes_function(UNARY_OPS["Exp"], np.dtype(np.float16), ftz=True)
+    >>> exp(np.float16([0.0, 1.0]))
+    array([1.   , 2.719], dtype=float16)
+    >>> lanes_function(divide, np.dtype(np.int16), ftz=True)(np.int16([7]), np.int16([2]))
+    array([3], dtype=int16)
+    """
+    if isinstance(formula, _Function):
+        return formula.lanes_function(dtype, ftz)
+    if formula is divide and dtype.kind == "f":
+        return lambda a, b: _float_divide(a, b, ftz)
+    return lambda *lanes: formula(*lanes, ftz=ftz)
 
 
 def square_root(values: Lanes, *, ftz: bool = True) -> Lanes:
