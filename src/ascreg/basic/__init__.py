@@ -105,6 +105,7 @@ from ascreg.basic._cube import (
     SetFixPipeConfig,
 )
 from ascreg.basic._cube_fill import InitConstValueParams
+from ascreg.basic._cube_ub import DataCopyL1ToUB
 from ascreg.basic._cube_modes import (
     HF32Mode,
     HF32TransMode,
@@ -493,6 +494,7 @@ __all__ = [
     "CubeFormat",
     "DataCacheCleanAndInvalid",
     "DataCopy",
+    "DataCopyL1ToUB",
     "DataCopyExtParams",
     "DataCopyMVType",
     "DataCopyPad",
