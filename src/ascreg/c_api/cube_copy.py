@@ -13,8 +13,7 @@ a ``PIPE_ALL`` barrier. Fields whose effect the pages leave open raise
 
 Examples
 --------
->>> import attrs
-import numpy as np
+>>> import numpy as np
 >>> from ascreg import GlobalMemory, float32_t, half
 >>> from ascreg.c_api import *
 >>> from ascreg.machine.block import BlockContext, block
@@ -36,6 +35,7 @@ import enum
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import numpy as np
 
 from ascreg._dtypes import Scalar, uint64_t
