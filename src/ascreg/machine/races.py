@@ -280,23 +280,33 @@ class _OwnerHook:
         a read with the writes, a write with all three, an atomic write with the plain writes
         and the reads (atomics combine with each other). The first unordered pair raises.
         """
+        if action == "gathers" and self.where != "__gm__":
+            action = "reads"  # a vector load of UB (the elements, not the gaps between them)
         if action not in ("reads", "writes"):
             return
         atomic = bool(_ATOMIC[0])
         marks = self._marks(end)
         me = self.check.block
+        scatter = self.memory.scatter
+        touched = None if scatter is None else scatter.byte_mask(end - start)
         kinds: tuple[str, ...] = ("write", "atomic") if action == "reads" else ("write", "read")
         if action == "writes" and not atomic:
             kinds = ("write", "atomic", "read")
         for kind in kinds:
             owner, stamp = marks[kind]
-            self._check(flags, owner[start:end], stamp[start:end], start, action, kind)
+            span = owner[start:end], stamp[start:end]
+            self._check(flags, *span, start, action, kind, touched)
         record = "read" if action == "reads" else "atomic" if atomic else "write"
         owner, stamp = marks[record]
         if record == "write":
             self._cover(start, end)
-        owner[start:end] = me + 1
-        stamp[start:end] = flags.epoch(me)
+        where = slice(start, end)
+        if touched is None:
+            owner[where] = me + 1
+            stamp[where] = flags.epoch(me)
+        else:  # a gather or scatter: its elements only
+            owner[where][touched] = me + 1
+            stamp[where][touched] = flags.epoch(me)
 
     def _marks(self, end: int) -> dict[str, tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]]:
         """Return the (core, epoch) marks of each access kind, grown to cover *end*."""
@@ -322,9 +332,12 @@ class _OwnerHook:
         start: int,
         action: str,
         kind: str,
+        touched: np.ndarray[Any, Any] | None = None,
     ) -> None:
         me = self.check.block
         others = (owner != UNWRITTEN) & (owner != me + 1)
+        if touched is not None:
+            others &= touched
         if not others.any():
             return
         for core in np.unique(owner[others]):
