@@ -30,7 +30,7 @@ from ascreg.basic import (
     QuantMode_t,
     TPosition,
 )
-from ascreg.errors import AlignmentError, AscregError, AscregTypeError, SyncError, UnsupportedError
+from ascreg.errors import AlignmentError, AscregError, AscregTypeError, SyncError
 from ascreg.machine.block import BlockContext, block
 
 CONFIGS = {"ROW_MAJOR": CFG_ROW_MAJOR, "COLUMN_MAJOR": CFG_COLUMN_MAJOR, "NZ": CFG_NZ}

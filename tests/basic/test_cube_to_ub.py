@@ -225,7 +225,9 @@ def l0c_kernel(api: str, sub: int, dual: int = 0, n: int = 32) -> Any:
                 p = FixpipeParamsArch3510[CO2Layout.ROW_MAJOR](n, 16, 16, stride)
                 p.subBlockId, p.dualDstCtl = bool(sub), dual
                 config = FixpipeConfig(CO2Layout.ROW_MAJOR, True)
-                Fixpipe[int32_t, int32_t, config](ub, LocalTensor[int32_t](TPosition.CO1, 0, 16 * n), p)
+                Fixpipe[int32_t, int32_t, config](
+                    ub, LocalTensor[int32_t](TPosition.CO1, 0, 16 * n), p
+                )
             else:
                 C.asc_set_l0c2gm_nz2nd(1, 0, 0)
                 C.asc_copy_l0c2ub_sync(ub.GetPhyAddr(), l0c, n, 16, stride, 16, dual, bool(sub),

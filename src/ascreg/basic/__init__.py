@@ -105,7 +105,6 @@ from ascreg.basic._cube import (
     SetFixPipeConfig,
 )
 from ascreg.basic._cube_fill import InitConstValueParams
-from ascreg.basic._cube_ub import DataCopyL1ToUB
 from ascreg.basic._cube_modes import (
     HF32Mode,
     HF32TransMode,
@@ -115,6 +114,7 @@ from ascreg.basic._cube_modes import (
     SetMMRowMajor,
 )
 from ascreg.basic._cube_mx import MmadMx
+from ascreg.basic._cube_ub import DataCopyL1ToUB
 from ascreg.basic._datatype import *  # noqa: F403 (the DataType / Format members; its __all__)
 from ascreg.basic._debug import (
     DataCachePreload,

@@ -77,9 +77,7 @@ def _bursts(arg: Any, size: int) -> Bursts:
     return Bursts(1, blocks * C0_BYTES)
 
 
-@function_template(
-    Signature(T=(TYPENAME, None), subBlockId=(INTEGER, 0)), name="DataCopyL1ToUB"
-)
+@function_template(Signature(T=(TYPENAME, None), subBlockId=(INTEGER, 0)), name="DataCopyL1ToUB")
 def DataCopyL1ToUB(
     dst: LocalTensor[Any],
     src: LocalTensor[Any],
@@ -117,6 +115,8 @@ def DataCopyL1ToUB(
     if d.dtype.size not in (1, 2, 4, 8):
         raise AscregTypeError(f"{d.dtype.cpp_name} is not a b8 / b16 / b32 / b64 type")
     if subBlockId not in (0, 1):
-        raise AscregError(f"subBlockId must be 0 or 1 (the vector core of the pair), got {subBlockId}")
+        raise AscregError(
+            f"subBlockId must be 0 or 1 (the vector core of the pair), got {subBlockId}"
+        )
     bursts = _bursts(arg, d.dtype.size)
     l1_to_ub(d, s, int(subBlockId), bursts, _ascreg_call, pairs_only=True)

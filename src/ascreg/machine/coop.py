@@ -386,8 +386,7 @@ class BlockRunner:
         self.phases += 1
 
     def close(self) -> None:
-        """End the launch: unwind any block still parked (after an error), join threads, and
-        retire the UB of a mixed launch's cores."""
+        """End the launch: unwind parked blocks, join threads, retire the mixed cores' UB."""
         if self.members is not None:
             self._stop()
         for ctx in self.contexts.values():

@@ -94,9 +94,7 @@ def ub_target(
         )
     runner = ctx.shared[RUNNER_STATE]
     member = next(
-        c.member
-        for c in runner.cores
-        if c.kind == AIV and c.block == core.block and c.sub == sub
+        c.member for c in runner.cores if c.kind == AIV and c.block == core.block and c.sub == sub
     )
     target: BlockContext = runner.context_of(member)
     return target
