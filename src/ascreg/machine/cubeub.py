@@ -101,7 +101,16 @@ def ub_target(
 
 
 def core_count(ctx: BlockContext, block: int) -> int:
-    """Return how many AIVs AI Core *block* of *ctx*'s mixed launch has."""
+    """Return how many AIVs AI Core *block* of *ctx*'s mixed launch has.
+
+    Examples
+    --------
+    >>> from ascreg.machine.coop import BlockRunner
+    >>> from ascreg.machine.crosscore import topology
+    >>> shared = {}; _ = BlockRunner(print, (), {}, 2, 0, "k", None, shared, topology(2, 1, 2))
+    >>> core_count(BlockContext(shared=shared), 1)
+    2
+    """
     runner = ctx.shared[RUNNER_STATE]
     return sum(1 for c in runner.cores if c.kind == AIV and c.block == block)
 
