@@ -23,6 +23,7 @@ from ascreg.basic import (
     ASCEND_IS_AIC,
     ASCEND_IS_AIV,
     EVENT_ID0,
+    PIPE_FIX,
     PIPE_MTE1,
     CO2Layout,
     CrossCoreSetFlag,
@@ -387,3 +388,72 @@ def test_dual_destination_checks(
             Fixpipe[float32_t, float32_t, config](
                 LocalTensor[float32_t](TPosition.VECOUT, 0, 2048), c1, p
             )
+
+
+def dual_model(c: np.ndarray, dual: int, layout: str, stride: int, span: int) -> np.ndarray:
+    """The L0C -> UB page's dual destination, element by element: (AIV 0's UB, AIV 1's UB)."""
+    m, n = c.shape
+    out = np.full((2, span), -1, np.int32)
+    for r in range(m):
+        for col in range(n):
+            half = int(r >= m // 2) if dual == 1 else int(col >= n // 2)
+            rr = r - half * (m // 2) if dual == 1 else r
+            cc = col - half * (n // 2) if dual == 2 else col
+            at = (cc // 16) * stride + rr * 16 + cc % 16 if layout == "nz" else rr * stride + cc
+            out[half, at] = c[r, col]
+    return out
+
+
+@pytest.mark.rows("asc_copy_l0c2ub")
+@settings(max_examples=10, derandomize=True, deadline=None)
+@given(
+    dual=st.sampled_from([1, 2]),
+    layout=st.sampled_from(["nd", "nz"]),
+    m_half=st.integers(1, 12),
+    blocks=st.integers(1, 3),
+    extra=st.integers(0, 24),
+)
+def test_dual_destination_matches_the_page(
+    dual: int, layout: str, m_half: int, blocks: int, extra: int
+) -> None:
+    """Each AIV fills its UB with -1 and hands it to the AIC (mode-2 flag 4), which splits a
+    ``2 m_half x 32 blocks`` L0C matrix between them (flag 3); each copies its UB out."""
+    if dual == 2 and layout == "nz":
+        layout = "nd"  # refused (test_dual_destination_checks)
+    m, n = 2 * m_half, 32 * blocks
+    rows, cols = (m // 2, n) if dual == 1 else (m, n // 2)
+    stride = (cols + extra) if layout == "nd" else 16 * (rows + extra)
+    span = 8192
+    c = (np.arange(m * n, dtype=np.int32).reshape(m, n) * 7) - 300
+    l0c_nz = np.zeros(((m + 15) // 16 * 16) * n, np.int32)  # srcStride: M rounded up to 16
+    src_stride = (m + 15) // 16 * 16
+    for r in range(m):
+        for col in range(n):
+            l0c_nz[(col // 16) * src_stride * 16 + r * 16 + col % 16] = c[r, col]
+
+    @__global__
+    @__mix__(1, 2)
+    def kernel(x: GmPtr[int32_t], y: GmPtr[int32_t]) -> None:
+        ub = C.__ubuf__(int32_t, span)
+        if ASCEND_IS_AIV:
+            ub.write(np.full(span, -1, np.int32))
+            CrossCoreSetFlag[2, PIPE_MTE1](4)
+            CrossCoreWaitFlag(3)
+            C.asc_sync()
+            C.asc_copy_ub2gm(y + C.asc_get_sub_block_id() * span, ub, span * 4)
+        if ASCEND_IS_AIC:
+            l0c = cube_buffers().pointer("l0c", int32_t, 0)
+            l0c.write(x.read(l0c_nz.size))
+            C.asc_sync()
+            C.asc_set_l0c2gm_nz2nd(1, 0, 0)
+            CrossCoreWaitFlag(4)
+            C.asc_copy_l0c2ub(ub, l0c, n, m, stride, src_stride, dual, False, 0, 0, 0, 0, False,
+                              layout == "nd", 0, 0, False, 0, False, False, False, False)  # fmt: skip
+            CrossCoreSetFlag[2, PIPE_FIX](3)
+
+    gm = GlobalMemory()
+    xs, ys = gm.alloc(int32_t, l0c_nz.size), gm.alloc(int32_t, 2 * span)
+    xs.write(l0c_nz)
+    kernel[1, 0, None](xs, ys)
+    got = np.asarray(ys.read(2 * span)).reshape(2, span)
+    np.testing.assert_array_equal(got, dual_model(c, dual, layout, stride, span))
