@@ -25,6 +25,7 @@ from ascreg.basic import (
     EVENT_ID0,
     PIPE_FIX,
     PIPE_MTE1,
+    PIPE_V,
     CO2Layout,
     CrossCoreSetFlag,
     CrossCoreWaitFlag,
@@ -457,3 +458,65 @@ def test_dual_destination_matches_the_page(
     kernel[1, 0, None](xs, ys)
     got = np.asarray(ys.read(2 * span)).reshape(2, span)
     np.testing.assert_array_equal(got, dual_model(c, dual, layout, stride, span))
+
+
+# -- the synchronisation of matmul_gelu_high_performance's UB pass-through (scenario 2) ---------
+
+
+def gelu_like_kernel(back_flag: bool) -> Any:
+    """The skeleton of ``05_best_practices/03_fusion_compute/matmul_gelu_high_performance``'s
+    ``SCENARIO_NUM=2`` loop, two M blocks per core: the AIC moves each 2 x 16 float block from
+    L0C into ``xUB`` by a dual-destination ``Fixpipe`` (M split) and sets mode-2 flag 8
+    (``CopyOutAic``); each AIV waits for 8, computes into ``geluOutUB`` (here ``Muls`` by 2)
+    and copies its row to GM (``GeluFromUB``). The example sets nothing back before the next
+    ``Fixpipe`` overwrites ``xUB``; *back_flag* adds that flag (mode 2, flag 9) and the
+    ``MTE3_V`` flag the example also lacks (the next block's GELU overwrites ``geluOutUB`` while
+    the copy out of the previous one may still read it)."""
+
+    @__global__
+    @__mix__(1, 2)
+    def kernel(x: GmPtr[float32_t], y: GmPtr[float32_t]) -> None:
+        _, cGM = _tensors(x, y, float32_t)
+        xUB = LocalTensor[float32_t](TPosition.VECCALC, 0, 16)
+        for mBlockIdx in range(2):
+            if ASCEND_IS_AIC:
+                if back_flag and mBlockIdx:
+                    CrossCoreWaitFlag(9)
+                cLocal = LocalTensor[float32_t](TPosition.CO1, 0, 256)
+                C.asc_sync()  # (the example's Mmad writes L0C: stands in for it)
+                cLocal.GetPhyAddr().write(x.read(512)[256 * mBlockIdx : 256 * (mBlockIdx + 1)])
+                C.asc_sync()
+                p = FixpipeParamsArch3510[CO2Layout.ROW_MAJOR](16, 2, 16, 16)
+                p.dualDstCtl = 0b01
+                Fixpipe[float32_t, float32_t, FixpipeConfig(CO2Layout.ROW_MAJOR, True)](
+                    xUB, cLocal, p
+                )
+                CrossCoreSetFlag[0x2, PIPE_FIX](0x8)
+            if ASCEND_IS_AIV:
+                CrossCoreWaitFlag(0x8)
+                geluOutUB = LocalTensor[float32_t](TPosition.VECCALC, 1024, 16)
+                Muls(geluOutUB, xUB, 2.0, 16)
+                SetFlag[HardEvent.V_MTE3](EVENT_ID0)
+                WaitFlag[HardEvent.V_MTE3](EVENT_ID0)
+                DataCopy(cGM[mBlockIdx * 32 + GetSubBlockIdx() * 16], geluOutUB, 16)
+                if back_flag and mBlockIdx == 0:
+                    CrossCoreSetFlag[0x2, PIPE_V](9)
+                    SetFlag[HardEvent.MTE3_V](EVENT_ID0)  # the next Muls overwrites geluOutUB
+                    WaitFlag[HardEvent.MTE3_V](EVENT_ID0)
+
+    return kernel
+
+
+def test_the_gelu_examples_ub_pass_through_needs_a_flag_back() -> None:
+    """ascreg finds the example's missing AIV -> AIC flag: the second block's ``Fixpipe`` may
+    overwrite ``xUB`` while the AIV still computes on the first."""
+    blocks = np.arange(512, dtype=np.float32).reshape(2, 256) - 100  # two L0C tiles (NZ)
+    gm = GlobalMemory()
+    xs, ys = gm.alloc(float32_t, 512), gm.alloc(float32_t, 64)
+    xs.write(blocks.reshape(-1))
+    with pytest.raises(SyncError, match=r"AIV 0 reads the UB of AIV 0 byte 0x0, which AIC 0 "
+                       "wrote with no CrossCoreSetFlag"):  # fmt: skip
+        gelu_like_kernel(False)[1, 0, None](xs, ys)
+    gelu_like_kernel(True)[1, 0, None](xs, ys)
+    rows = blocks[:, :32].reshape(2, 2, 16)  # the first 16-column block: rows 0 and 1 of each
+    np.testing.assert_array_equal(ys.read(64), (rows * 2).reshape(-1))
