@@ -133,6 +133,35 @@ def test_a_read_with_no_wait_after_the_move_is_a_race() -> None:
         run_l1((0, 1), x, wait=False)
 
 
+@pytest.mark.parametrize("reader", ["scalar", "copy out"])
+def test_every_kind_of_read_is_checked(reader: str) -> None:
+    """A scalar read and an MTE3 copy to GM of the AIC's bytes with no wait are races too."""
+
+    @__global__
+    @__mix__(1, 2)
+    def kernel(x: GmPtr[half], y: GmPtr[half]) -> None:
+        xg, yg = _tensors(x, y)
+        ub = LocalTensor[half](TPosition.VECIN, 0, TILE)
+        if ASCEND_IS_AIC:
+            a1 = LocalTensor[half](TPosition.A1, 0, TILE)
+            DataCopy(a1, xg, Nd2NzParams(1, TILE // 16, 16, 0, 16, TILE // 16, 1, 0))
+            SetFlag[HardEvent.MTE2_MTE1](EVENT_ID0)
+            WaitFlag[HardEvent.MTE2_MTE1](EVENT_ID0)
+            DataCopyL1ToUB[half, 1](ub, a1, TILE)
+        if ASCEND_IS_AIV and GetSubBlockIdx() == 1:
+            if reader == "scalar":
+                ub.GetValue(3)
+            else:
+                DataCopy(yg, ub, TILE)
+
+    gm = GlobalMemory()
+    xs, ys = gm.alloc(half, TILE), gm.alloc(half, TILE)
+    xs.write(np.arange(TILE, dtype=np.float16))
+    byte = "0x6" if reader == "scalar" else "0x0"
+    with pytest.raises(SyncError, match=f"AIV 1 reads the UB of AIV 1 byte {byte}, which AIC 0"):
+        kernel[1, 0, None](xs, ys)
+
+
 def test_an_aic_overwriting_what_an_aiv_read_needs_its_flag() -> None:
     """The second move must wait until the AIV has read the first (a flag back, mode 2)."""
 
