@@ -211,3 +211,38 @@ def test_blocks_writing_apart_then_one_overwriting_another_still_race() -> None:
         (out + 15).write(np.ones(2, np.float32))  # a new phase forgets the writers
     finally:
         check.detach()
+
+
+@pytest.mark.parametrize(("count", "length", "src_gap", "dst_gap"), [(1, 40, 0, 0), (3, 12, 1, 20)])
+def test_datacopypad_ub_to_gm_takes_datacopyparams_as_the_ext_params(
+    count: int, length: int, src_gap: int, dst_gap: int
+) -> None:
+    """The dav-3510 header's ``DataCopyPad(GlobalTensor, LocalTensor, DataCopyParams)``: the
+    fields mean what the ``DataCopyExtParams`` ones do (blockLen bytes, srcStride blocks,
+    dstStride bytes)."""
+    outs = []
+    for params in (
+        DataCopyParams(count, length, src_gap, dst_gap),
+        DataCopyExtParams(count, length, src_gap, dst_gap, 0),
+    ):
+        out = GlobalMemory().alloc(uint8_t, 512)
+        out.write(np.zeros(512, np.uint8))
+        gm = GlobalTensor[uint8_t]()
+        gm.SetGlobalBuffer(out)
+        with block(BlockContext()):
+            ub = LocalTensor[uint8_t](TPosition.VECOUT, 0, 512)
+            ub.GetPhyAddr().write((np.arange(512) % 251).astype(np.uint8))
+            PipeBarrier[PIPE_ALL]()
+            DataCopyPad(gm, ub, params)
+        outs.append(out.read(512))
+    np.testing.assert_array_equal(outs[0], outs[1])
+    assert outs[0].any()
+
+
+def test_datacopypad_gm_to_ub_refuses_datacopyparams() -> None:
+    gm = GlobalTensor[uint8_t]()
+    gm.SetGlobalBuffer(GlobalMemory().alloc(uint8_t, 64))
+    with block(BlockContext()):
+        ub = LocalTensor[uint8_t](TPosition.VECIN, 0, 64)
+        with pytest.raises(AscregTypeError, match="the DataCopyParams form is UB -> GM only"):
+            DataCopyPad(ub, gm, DataCopyParams(1, 32, 0, 0), DataCopyPadExtParams[uint8_t]())

@@ -30,7 +30,7 @@ from ascreg.basic import (
     QuantMode_t,
     TPosition,
 )
-from ascreg.errors import AlignmentError, AscregError, AscregTypeError, SyncError, UnsupportedError
+from ascreg.errors import AlignmentError, AscregError, AscregTypeError, SyncError
 from ascreg.machine.block import BlockContext, block
 
 CONFIGS = {"ROW_MAJOR": CFG_ROW_MAJOR, "COLUMN_MAJOR": CFG_COLUMN_MAJOR, "NZ": CFG_NZ}
@@ -136,7 +136,7 @@ def test_fixpipe_to_l1_is_ordered_against_its_reader() -> None:
     ("case", "error", "match"),
     [
         ("ub", AscregTypeError, r"Fixpipe: a UB dst needs Fixpipe\[T, U, config\] with"),
-        ("sub", UnsupportedError, "subBlockId True: ascreg's Fixpipe to UB writes the dst"),
+        ("sub", AscregError, "Fixpipe: sub-block 1 outside a mixed launch: a block run alone"),
         ("l0a", AscregTypeError, "dst is a A2 tensor but must be at TPosition A1 / B1 / C1"),
         ("split", AscregError, "isChannelSplit applies to L0C -> GM only"),
         ("touB", AscregTypeError, "config.isToUB is true"),
@@ -168,23 +168,22 @@ def test_fixpipe_to_l1_needs_32_byte_alignment() -> None:
             Fixpipe(shifted, c1, FixpipeParamsArch3510(16, 16, 16, 16))
 
 
-def test_a_cube_core_moving_l0c_to_ub_is_refused_not_misplaced() -> None:
-    """On the chip an AIC's L0C -> UB lands in a vector core's UB (``subBlockId``); ascreg's
-    cores keep their own UB, so the move would put the tile where no AIV reads it."""
+def test_a_cube_kernel_moving_l0c_to_ub_is_refused() -> None:
+    """A ``__cube__`` launch has no vector core whose UB the move could write (the L0C -> UB
+    moves of a mixed launch are tests/basic/test_cube_to_ub.py's)."""
     from ascreg import GmPtr
-    from ascreg.basic import ASCEND_IS_AIC, __mix__
+    from ascreg.machine.cube import __cube__
     from ascreg.machine.kernel import __global__
 
     @__global__
-    @__mix__(1, 2)
+    @__cube__
     def kernel(x: GmPtr[int32_t]) -> None:
-        if ASCEND_IS_AIC:
-            c1 = LocalTensor[int32_t](TPosition.CO1, 0, 256)
-            c1.GetPhyAddr().write(np.zeros(256, np.int32))
-            ub = LocalTensor[int32_t](TPosition.VECOUT, 0, 256)
-            PipeBarrier[PIPE_ALL]()
-            config = FixpipeConfig(CO2Layout.ROW_MAJOR, True)
-            Fixpipe[int32_t, int32_t, config](ub, c1, _params(CFG_ROW_MAJOR, 16, 16, 16))
+        c1 = LocalTensor[int32_t](TPosition.CO1, 0, 256)
+        c1.GetPhyAddr().write(np.zeros(256, np.int32))
+        ub = LocalTensor[int32_t](TPosition.VECOUT, 0, 256)
+        PipeBarrier[PIPE_ALL]()
+        config = FixpipeConfig(CO2Layout.ROW_MAJOR, True)
+        Fixpipe[int32_t, int32_t, config](ub, c1, _params(CFG_ROW_MAJOR, 16, 16, 16))
 
-    with pytest.raises(UnsupportedError, match=r"L0C -> UB on a cube core writes the UB of a vec"):
+    with pytest.raises(AscregError, match=r"Fixpipe: a __cube__ kernel has no vector core"):
         kernel[1, 0, None](GlobalMemory().alloc(int32_t, 8))

@@ -33,6 +33,7 @@ from ascreg import (
 from ascreg.basic import QuantMode_t
 from ascreg.errors import (
     AlignmentError,
+    AscregError,
     AscregTypeError,
     OutOfBoundsError,
     SyncError,
@@ -352,8 +353,12 @@ def test_the_l0c_copies_check_their_operands() -> None:
             call(gm, c, 16, 17)  # 17 rows of 16 into a 256-element allocation
         with pytest.raises(AscregTypeError, match="takes 21 arguments"):
             C.asc_copy_l0c2gm(gm, c, 16)
-        with pytest.raises(UnsupportedError, match="dual_dst_ctl 1"):
+        with pytest.raises(AscregError, match="a dual-destination move is the plain NZ or"):
             C.asc_copy_l0c2ub(C.__ubuf__(half, 256), c, 16, 16, 16, 16, 1, False, *rest[1:])
+        with pytest.raises(AscregError, match="sub-block 1 outside a mixed launch"):
+            C.asc_copy_l0c2ub(C.__ubuf__(half, 256), c, 16, 16, 16, 16, 0, True, *rest[1:])
+        with pytest.raises(AscregTypeError, match=r"dual_dst_ctl 4 is outside \[0, 3\]"):
+            C.asc_copy_l0c2ub(C.__ubuf__(half, 256), c, 16, 16, 16, 16, 4, False, *rest[1:])
         with pytest.raises(AlignmentError, match="dst at __cbuf__ 0x10 is not 32-byte"):
             C.asc_copy_l0c2l1(cube_buffers().pointer("l1", half, 16), c, 16, 16, 16, 16, 0, 0,
                               QuantMode_t.F322F16, 0, False, True, 0, 0, False, 0, 0, False)  # fmt: skip

@@ -651,3 +651,63 @@ def test_the_structs_are_the_unions() -> None:
     assert rpt.config == 0x10000 and rpt.rpt_time == 1
     rpt.rpt_mode = 1
     assert rpt.config == 0x1010000
+
+
+# -- asc_copy_l12ub (the basic API's DataCopyL1ToUB; the mixed-launch side: test_cube_to_ub.py) --
+
+
+@pytest.mark.rows("asc_copy_l12ub", "asc_copy_l12ub_sync")
+@given(
+    api=st.sampled_from(["asc_copy_l12ub", "asc_copy_l12ub_sync", "DataCopyL1ToUB"]),
+    n=st.integers(1, 4),
+    length=st.integers(1, 3),
+    src_gap=st.integers(0, 3),
+    dst_gap=st.integers(0, 3),
+    at=st.sampled_from([0, 64, 1024]),
+)
+def test_l12ub_copies_bursts_of_32_byte_blocks(
+    api: str, n: int, length: int, src_gap: int, dst_gap: int, at: int
+) -> None:
+    """A block run alone writes its own UB (sub-block 0), the bursts in DataBlocks."""
+    from ascreg.basic import DataCopyL1ToUB, DataCopyParams, LocalTensor, TPosition
+
+    with block(BlockContext()) as ctx:
+        src = _l1(uint8_t)
+        ub = ctx.alloc_array(uint8_t, 2048)
+        ub.write(np.zeros(2048, np.uint8))
+        C.asc_sync()
+        if api == "DataCopyL1ToUB":
+            dst = LocalTensor[uint8_t](TPosition.VECOUT, at, 2048 - at)
+            l1 = LocalTensor[uint8_t](TPosition.A1, 0, L1_BYTES)
+            DataCopyL1ToUB(dst, l1, DataCopyParams(n, length, src_gap, dst_gap))
+        else:
+            getattr(C, api)(ub + at, src, False, n, length, src_gap, dst_gap)
+        C.asc_sync()
+        got = ub.read(2048)
+    expected = np.zeros(2048, np.uint8)
+    pattern = (np.arange(L1_BYTES) * 7 + 3).astype(np.uint8)
+    burst_model(pattern, expected, n, length * 32, (src_gap * 32, dst_gap * 32), at=at)
+    assert got.tobytes() == expected.tobytes()
+
+
+def test_l12ub_on_a_vector_core_of_a_mixed_launch_does_nothing() -> None:
+    """The 950 header runs the copy only ``if ASC_IS_AIC``."""
+    from ascreg import GmPtr
+    from ascreg.basic import ASCEND_IS_AIV, __mix__
+    from ascreg.machine.kernel import __global__
+
+    @__global__
+    @__mix__(1, 2)
+    def kernel(y: GmPtr[uint8_t]) -> None:
+        if ASCEND_IS_AIV and C.asc_get_sub_block_id() == 0:
+            ub = C.__ubuf__(uint8_t, 64)
+            ub.write(np.full(64, 5, np.uint8))
+            C.asc_sync()
+            C.asc_copy_l12ub_sync(ub, _l1(uint8_t), False, 1, 2, 0, 0)
+            C.asc_copy_ub2gm(y, ub, 64)
+
+    from ascreg import GlobalMemory
+
+    y = GlobalMemory().alloc(uint8_t, 64)
+    kernel[1, 0, None](y)
+    assert (y.read(64) == 5).all()

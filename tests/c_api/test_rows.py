@@ -61,11 +61,11 @@ def test_every_c_row_has_a_function() -> None:
     # + the cube: asc_copy_l12l0a / l12l0b [_transpose] [_sync], asc_mmad[_sync]
     # + the cube copies: asc_copy_gm2l1[_align/_nd2nz/_dn2nz][_sync], asc_copy_l0c2gm/ub[_sync],
     #   asc_copy_l0c2l1 and 12 registers
-    # + the cube's L1 side: asc_copy_l12bt / l12fb / l12l0b_trans / fill_l1 [_sync], the mode
-    #   setters, the img2col settings and asc_mmad_s4[_sync]
+    # + the cube's L1 side: asc_copy_l12bt / l12fb / l12l0b_trans / fill_l1 / l12ub [_sync],
+    #   the mode setters, the img2col settings and asc_mmad_s4[_sync]
     # + the MX forms: asc_copy_l12l0a_mx / l12l0b_mx / mmad_mx [_sync]
     assert (
-        len(C_ROWS) == 109 + 63 + 3 + 14 + 2 + 442 + 16 + 11 + 2 + 1 + 4 + 7 + 3 + 10 + 25 + 23 + 6
+        len(C_ROWS) == 109 + 63 + 3 + 14 + 2 + 442 + 16 + 11 + 2 + 1 + 4 + 7 + 3 + 10 + 25 + 25 + 6
     )
     for row in C_ROWS.values():
         assert callable(getattr(C, row.spelling)), row.name

@@ -31,10 +31,10 @@ import numpy as np
 from ascreg._dtypes import Scalar, bfloat16_t, float32_t, half, int8_t, int32_t, uint8_t
 from ascreg._frontend.cube import ROWS, OnPipe
 from ascreg.core import cube as core
-from ascreg.errors import AscregError, AscregTypeError, UnsupportedError
+from ascreg.errors import AscregError, AscregTypeError, UnsupportedError, current_call
 from ascreg.machine.block import BlockContext, current_block
-from ascreg.machine.crosscore import AIC, running_kind
 from ascreg.machine.cube import C0_BYTES, CbufPtr
+from ascreg.machine.cubeub import remote_pointer, ub_target, writing_into
 from ascreg.machine.memory import GmPtr, Pointer
 from ascreg.machine.races import atomic_access
 from ascreg.machine.store_atomic import combine
@@ -57,7 +57,10 @@ class FixOut:
     apart). The destination gets ND rows of ``dst_stride`` elements (``nd``), DN columns of
     ``dst_stride`` elements (``dn``) or NZ column blocks ``dst_stride`` elements apart (``nz``,
     16-element rows, 32 for a 1-byte type, 8 with ``channel_split``); matrices
-    ``dst_matrix`` elements apart.
+    ``dst_matrix`` elements apart. A UB destination is the UB of vector core ``sub`` (0 or 1)
+    of the AI Core, or with ``dual`` 1 / 2 (split M / N) the first half of the matrix goes to
+    sub-block 0 and the second to sub-block 1, each at the same address
+    (:func:`ub_parts`).
     """
 
     n: int
@@ -70,6 +73,8 @@ class FixOut:
     dst_matrix: int = 0
     src_c0: int = 1
     channel_split: bool = False
+    sub: int = 0
+    dual: int = 0
 
 
 CASTS: dict[tuple[type[Scalar], str], type[Scalar]] = {
@@ -131,25 +136,103 @@ def run_fixpipe(d: Pointer[Any], s: Pointer[Any], out: FixOut, convert: Convert)
     """Move ``out.count`` matrices from L0C (*s*) to *d* on ``PIPE_FIX``, converted.
 
     A GM destination combines under the block's store-atomic mode (``SetAtomicAdd<T>`` /
-    ``asc_set_atomic_add``; T the GM type), exempt from the cross-block race check.
+    ``asc_set_atomic_add``; T the GM type), exempt from the cross-block race check. A UB
+    destination is the UB of the vector core(s) ``out.sub`` / ``out.dual`` name
+    (:mod:`ascreg.machine.cubeub`; on an AIV of a mixed launch the move does nothing).
     """
     if not (out.m and out.n and out.count):
         return
     ctx = current_block()
-    if not isinstance(d, GmPtr | CbufPtr) and running_kind(ctx) == AIC:
-        raise UnsupportedError(
-            "L0C -> UB on a cube core writes the UB of a vector core of its AI Core (chosen by "
-            "subBlockId), which ascreg does not model: its cores keep their own UB "
-            "(docs/limitations.md); move the tile through GM and a cross-core flag"
+    if isinstance(d, GmPtr | CbufPtr):
+        _move(ctx, d, s, out, convert, (0, 0))
+        return
+    for sub, origin in ub_parts(out):
+        target = ub_target(ctx, sub, current_call() or "Fixpipe")
+        if target is None:
+            return
+        with writing_into(ctx, target):
+            _move(ctx, remote_pointer(target, d), s, out, convert, origin)
+
+
+def ub_parts(out: FixOut) -> list[tuple[int, tuple[int, int]]]:
+    """Return the (sub-block, (first row, first column)) of each part of an L0C -> UB move.
+
+    Examples
+    --------
+    >>> ub_parts(FixOut(32, 4, 16, 32, dual=1)), ub_parts(FixOut(32, 4, 16, 32, sub=1))
+    ([(0, (0, 0)), (1, (2, 0))], [(1, (0, 0))])
+    """
+    if out.dual == 1:
+        return [(0, (0, 0)), (1, (out.m // 2, 0))]
+    if out.dual == 2:
+        return [(0, (0, 0)), (1, (0, out.n // 2))]
+    return [(out.sub, (0, 0))]
+
+
+def check_dual(out: FixOut, quantising: bool, relu: bool) -> None:
+    """Check a dual-destination L0C -> UB move (``dualDstCtl`` / ``dual_dst_ctl`` 1 or 2).
+
+    The L0C -> UB page: 1 splits M (even), 2 splits N (a multiple of 32); only the plain (NZ)
+    or NZ2ND move, with no conversion or ReLU; 3 is reserved. The NZ move split in N is an
+    :class:`~ascreg.errors.UnsupportedError`: the page's figure text puts ``dstStride``
+    between the two UBs' fractals, which leaves where sub-block 1's half lands open.
+
+    Examples
+    --------
+    >>> check_dual(FixOut(32, 3, 16, 32, dual=1), False, False)
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregError: a dual-destination move split in M (dualDstCtl 1) needs an even mSize (each vector core gets M / 2 rows); got 3
+    """
+    if out.dual == 0:
+        return
+    if out.dual not in (1, 2):
+        raise AscregError(f"dualDstCtl {out.dual} is reserved (the L0C -> UB page: 0, 1 or 2)")
+    if out.layout == "dn" or quantising or relu:
+        raise AscregError(
+            "a dual-destination move is the plain NZ or the NZ2ND move with every other fixpipe "
+            f"function off (the L0C -> UB page); got layout {out.layout.upper()}, "
+            f"quantising {quantising}, ReLU {relu}"
         )
-    rows, cols = np.arange(out.m, dtype=np.int64)[:, None], np.arange(out.n, dtype=np.int64)
+    if out.dual == 1 and out.m % 2:
+        raise AscregError(
+            "a dual-destination move split in M (dualDstCtl 1) needs an even mSize (each "
+            f"vector core gets M / 2 rows); got {out.m}"
+        )
+    if out.dual == 2 and out.n % 32:
+        raise AscregError(
+            "a dual-destination move split in N (dualDstCtl 2) needs nSize a multiple of 32 "
+            f"(each vector core gets N / 2 columns); got {out.n}"
+        )
+    if out.dual == 2 and out.layout == "nz":
+        raise UnsupportedError(
+            "the NZ move split in N (dualDstCtl 2): the L0C -> UB page (Fixpipe（L0C到UB数据搬运）"
+            ".md, 双目标控制模式) gives dstStride as the distance between the two UBs' "
+            "fractals, which leaves where sub-block 1's half lands open (docs/limitations.md)"
+        )
+
+
+def _move(
+    ctx: BlockContext,
+    d: Pointer[Any],
+    s: Pointer[Any],
+    out: FixOut,
+    convert: Convert,
+    origin: tuple[int, int],
+) -> None:
+    """Write the part of the move from L0C row / column *origin* on (all of it at (0, 0))."""
+    m = out.m // 2 if out.dual == 1 else out.m
+    n = out.n // 2 if out.dual == 2 else out.n
+    rows, cols = np.arange(m, dtype=np.int64)[:, None], np.arange(n, dtype=np.int64)
+    at_rows, at_cols = rows + origin[0], cols + origin[1]
     gm = isinstance(d, GmPtr)
     atomic = _atomic_op(ctx, d.dtype) if gm else None
     with OnPipe(ctx, PIPE_FIX):
         for i in range(out.count):
-            src_at, dst_at = offsets(out, rows, cols, i, d.dtype.size)
+            src_at = offsets(out, at_rows, at_cols, i, d.dtype.size)[0]
+            dst_at = offsets(out, rows, cols, i, d.dtype.size)[1]
             values = s.view(int(src_at.max()) + 1, "reads")[src_at]
-            converted = convert(values, cols)
+            converted = convert(values, at_cols)
             span = int(dst_at.max()) + 1
             if gm:
                 track_gm(ctx, d, span * d.dtype.size, write=True)

@@ -738,6 +738,9 @@ BT_TYPES = (bfloat16_t, half, float32_t, int32_t)
 """``asc_copy_l12bt``'s typed ``src`` overloads (the page's order; ``void*`` takes any)."""
 L12BT_BURST = ("scalar dst:1", "cbufptr src", "scalar conv_control:3", "scalar n_burst:3",
                "scalar len_burst:3", "scalar source_gap:3", "scalar dst_gap:3")  # fmt: skip
+L12UB_PARAMS = ("anyub dst_addr", "anycbuf src_addr", "flag sub_blockid", "scalar n_burst",
+                "scalar len_burst", "scalar src_gap", "scalar dst_gap")  # fmt: skip
+"""``asc_copy_l12ub[_sync]``'s parameters (its page's one prototype per form)."""
 L12FB_BURST = ("anyfbuf dst", "anycbuf src", "scalar n_burst:1", "scalar len_burst:1",
                "scalar src_gap_size:1", "scalar dst_gap_size:1")  # fmt: skip
 FILL_L1_TYPES = tuple((t, v) for t in (int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t,
@@ -785,6 +788,8 @@ def _cube_l1_rows() -> list[OpSpec]:
         cube("asc_copy_l12fb", "cube_datamove", size_fb, (uint32_t, uint16_t), page=fb_page,
                 more_forms=(("burst", L12FB_BURST),)),
         cube("asc_copy_l12fb_sync", "cube_datamove", size_fb, (uint32_t,), page=fb_page),
+        *(cube(name, "cube_datamove", L12UB_PARAMS, (uint16_t,), page="asc_copy_l12ub",
+               family="copy_l12ub") for name in ("asc_copy_l12ub", "asc_copy_l12ub_sync")),
         *(cube(name, "cube_datamove", fill, FILL_L1_TYPES[0], page="asc_fill_l1",
                   more_combos=FILL_L1_TYPES[1:]) for name in ("asc_fill_l1", "asc_fill_l1_sync")),
         *(cube(name, "cube_datamove", L12L0B_TRANS_PARAMS, trans[0], page=trans_page,

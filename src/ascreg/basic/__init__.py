@@ -114,6 +114,7 @@ from ascreg.basic._cube_modes import (
     SetMMRowMajor,
 )
 from ascreg.basic._cube_mx import MmadMx
+from ascreg.basic._cube_ub import DataCopyL1ToUB
 from ascreg.basic._datatype import *  # noqa: F403 (the DataType / Format members; its __all__)
 from ascreg.basic._debug import (
     DataCachePreload,
@@ -493,6 +494,7 @@ __all__ = [
     "CubeFormat",
     "DataCacheCleanAndInvalid",
     "DataCopy",
+    "DataCopyL1ToUB",
     "DataCopyExtParams",
     "DataCopyMVType",
     "DataCopyPad",

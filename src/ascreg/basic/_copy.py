@@ -299,6 +299,26 @@ def _blocks(params: DataCopyParams) -> Burst | None:
     )
 
 
+def _from_copy_params(params: DataCopyParams, into_ub: bool) -> DataCopyExtParams:
+    """Return the ``DataCopyExtParams`` of a UB -> GM ``DataCopyPad(dst, src, DataCopyParams)``.
+
+    The dav-3510 header's overload is the same copy (``blockLen`` in bytes, ``srcStride`` in
+    DataBlocks, ``dstStride`` in bytes: ``DataCopyPadUB2GMImpl`` passes the fields as they are).
+
+    Examples
+    --------
+    >>> _from_copy_params(DataCopyParams(2, 64, 1, 8), False)
+    DataCopyExtParams(blockCount=2, blockLen=64, srcStride=1, dstStride=8, rsv=0)
+    """
+    if into_ub:
+        raise AscregTypeError(
+            "DataCopyPad GM -> UB takes DataCopyExtParams and DataCopyPadExtParams (the "
+            "DataCopyParams form is UB -> GM only in ascreg)"
+        )
+    return DataCopyExtParams(params.blockCount, params.blockLen, params.srcStride,
+                             params.dstStride, 0)  # fmt: skip
+
+
 def _ext_params(value: Any) -> DataCopyExtParams:
     params = value if isinstance(value, DataCopyExtParams) else DataCopyExtParams(*value)
     for attribute in attrs.fields(type(params)):  # (attrs.asdict copies: ~20 us a copy)
@@ -320,7 +340,7 @@ def _pad_params(value: Any) -> DataCopyPadExtParams[Any]:
 def _DataCopyPad(
     dst: LocalTensor[T] | GlobalTensor[T],
     src: GlobalTensor[T] | LocalTensor[T],
-    dataCopyParams: DataCopyExtParams | tuple[int, ...],
+    dataCopyParams: DataCopyExtParams | DataCopyParams | tuple[int, ...],
     padParams: DataCopyPadExtParams[T] | tuple[Any, ...] | None = None,
     *,
     mode: PaddingMode = PaddingMode.Normal,
@@ -368,6 +388,8 @@ def _DataCopyPad(
     _ascreg_call = "DataCopyPad"
     d, s = _pair(dst, src)
     into_ub = isinstance(d, UbPtr)
+    if isinstance(dataCopyParams, DataCopyParams):
+        dataCopyParams = _from_copy_params(dataCopyParams, into_ub)
     key = _pad_key(d, into_ub, dataCopyParams, padParams, mode)
     form = _PAD_FORMS.get(key) if key is not None else None
     if form is None:

@@ -81,6 +81,7 @@ from ascreg._frontend.fixpipe import (
     FixOut,
     b8_converter,
     cast_converter,
+    check_dual,
     check_split,
     is_b8,
     run_fixpipe,
@@ -922,6 +923,9 @@ def _Fixpipe(
     _check_config(d.dtype, s.dtype, p, dstT, srcT, config, isinstance(d, UbPtr))
     _aligned(s, 64, "src")
     out = _fix_out(p)
+    if isinstance(d, UbPtr):
+        out = attrs.evolve(out, sub=int(p.subBlockId), dual=int(p.dualDstCtl))
+        check_dual(out, p.quantPre.name != "NoQuant", bool(p.reluEn))
     if out.channel_split and not isinstance(d, GmPtr):
         raise AscregError("isChannelSplit applies to L0C -> GM only (the L0C -> L1 page)")
     check_split(s.dtype, d.dtype, out)
@@ -1085,13 +1089,9 @@ def _check_to_ub(p: FixpipeParamsArch3510, config: FixpipeConfig | None) -> None
             "e.g. FixpipeConfig(CO2Layout.ROW_MAJOR, True)); got "
             f"{'no config' if config is None else config}"
         )
-    for field in ("dualDstCtl", "subBlockId"):
-        if getattr(p, field):
-            raise UnsupportedError(
-                f"{field} {getattr(p, field)!r}: ascreg's Fixpipe to UB writes the dst tensor's "
-                "own UB (as asc_copy_l0c2ub does); a dual destination or another sub-block's UB "
-                "is not emulated (see docs/limitations.md)"
-            )
+    if not isinstance(p.subBlockId, bool | int | np.integer) or p.subBlockId not in (0, 1):
+        raise AscregError(f"subBlockId must be 0 or 1 (false / true), got {p.subBlockId!r}")
+    operands.in_range(p.dualDstCtl, "dualDstCtl", 0, 3)
 
 
 def _converter(src: type[Scalar], dst: type[Scalar], p: FixpipeParamsArch3510, work: Any) -> Any:

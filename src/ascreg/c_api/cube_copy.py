@@ -35,6 +35,7 @@ import enum
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import numpy as np
 
 from ascreg._dtypes import Scalar, uint64_t
@@ -52,6 +53,7 @@ from ascreg._frontend.fixpipe import (
     FixOut,
     b8_converter,
     cast_converter,
+    check_dual,
     check_split,
     is_b8,
     run_fixpipe,
@@ -536,7 +538,7 @@ CANONICAL = {"dst_addr": "dst", "src_addr": "src", "loop_dst_stride": "dst_strid
              "unit_flag_mode": "unit_flag", "channel_split": "split_en"}  # fmt: skip
 """The common key of arguments the three pages name differently."""
 UNMODELLED = ("clip_relu_pre", "relu_post", "clip_relu_post", "eltwise_op", "eltwise_antq_en",
-              "c0_pad_en", "broadcast_en", "dual_dst_ctl", "sub_blockid")  # fmt: skip
+              "c0_pad_en", "broadcast_en")  # fmt: skip
 """Arguments whose documented effect is not fixed: any value but 0 / false is unsupported."""
 DESTINATIONS: dict[str, tuple[type[Pointer[Any]], int, tuple[tuple[type[Scalar], ...], ...]]] = {
     "gm": (GmPtr, 1, L0C_OUT_GM_TYPES),
@@ -619,6 +621,13 @@ def _l0c_out(op: Any, *args: Any) -> None:
         raise UnsupportedError(
             f"quant_pre {mode}: ascreg models {', '.join(MODELLED_MODES)} (docs/limitations.md)"
         )
+    if "sub_blockid" in v:
+        out = attrs.evolve(
+            out,
+            sub=int(_flag(v["sub_blockid"][1], "sub_blockid")),
+            dual=operands.in_range(v["dual_dst_ctl"][1], "dual_dst_ctl", 0, 3),
+        )
+        check_dual(out, mode != "NoQuant", bool(relu))
     ctx = current_block()
     with OnPipe(ctx, PIPE_FIX):  # a vector quantisation reads its words on PIPE_FIX
         if is_b8(src.dtype, dst.dtype, mode):
@@ -811,8 +820,11 @@ uint32_t loop_dst_stride, uint16_t loop_src_stride, uint8_t dual_dst_ctl, bool s
 uint8_t clip_relu_pre, uint8_t unit_flag_ctl, uint64_t quant_pre, uint8_t relu_pre,
 bool split_en, bool nz2nd_en, uint64_t quant_post, uint8_t relu_post, bool clip_relu_post,
 uint8_t eltwise_op, bool eltwise_antq_en, bool c0_pad_en, bool broadcast_en, bool nz2dn_en)``:
-L0C -> UB on ``PIPE_FIX``{sync} (``dst_addr`` 32-byte aligned; the dual-destination mode and
-``sub_blockid`` are unsupported).
+L0C -> UB on ``PIPE_FIX``{sync} (``dst_addr`` 32-byte aligned). On the AIC of a
+``__mix__`` launch it writes the UB of vector core ``sub_blockid`` of its AI Core, or with
+``dual_dst_ctl`` 1 / 2 the first M / N half to sub-block 0 and the second to sub-block 1
+(:mod:`ascreg.machine.cubeub`); on an AIV it does nothing; in a block run alone it writes the
+block's own UB.
 """,
     "l1": """``{name}(__cbuf__ T* dst, __cc__ U* src, uint16_t n_size, uint16_t m_size,
 uint32_t dst_stride, uint16_t src_stride, uint8_t clip_relu_pre, uint8_t unit_flag_mode,

@@ -66,6 +66,7 @@ from ascreg._frontend.cube import (
     load_transposed,
     set_cube_mode,
 )
+from ascreg._frontend.cube_ub import l1_to_ub
 from ascreg._frontend.template import define
 from ascreg.c_api.cube import FOUR_BIT
 from ascreg.errors import AscregError, AscregTypeError, UnsupportedError
@@ -78,7 +79,7 @@ from ascreg.machine.cube import (
     FbufPtr,
     cube_buffers,
 )
-from ascreg.machine.memory import Pointer
+from ascreg.machine.memory import Pointer, UbPtr
 from ascreg.machine.sync import PIPE_FIX, PIPE_MTE1, Pipe
 
 __all__ = [
@@ -88,6 +89,8 @@ __all__ = [
     "asc_copy_l12fb_sync",
     "asc_copy_l12l0b_trans",
     "asc_copy_l12l0b_trans_sync",
+    "asc_copy_l12ub",
+    "asc_copy_l12ub_sync",
     "asc_enable_fp8",
     "asc_enable_hf32",
     "asc_enable_hf32_trans",
@@ -540,6 +543,83 @@ asc_copy_l12l0b_trans_sync = define(
     ),
     sync=True,
 )(_trans)
+
+
+# -- L1 -> UB (an AIC writing an AIV's UB) ---------------------------------------------------------
+
+
+def _copy_l12ub(op: Any, dst: Any, src: Any, sub_blockid: Any, *bursts: Any) -> None:
+    """``asc_copy_l12ub[_sync](dst, src, sub_blockid, n_burst, len_burst, src_gap, dst_gap)``."""
+    current_block()
+    if len(bursts) != 4:
+        raise AscregTypeError(
+            "takes (dst_addr, src_addr, sub_blockid, n_burst, len_burst, src_gap, dst_gap); got "
+            f"{3 + len(bursts)} arguments"
+        )
+    ub = operands.instance(dst, UbPtr, "dst_addr")
+    l1 = operands.instance(src, CbufPtr, "src_addr")
+    if not isinstance(sub_blockid, bool | np.bool_):
+        raise AscregTypeError(f"sub_blockid must be a bool, got {sub_blockid!r:.40}")
+    names = ("n_burst", "len_burst", "src_gap", "dst_gap")
+    count, length, src_gap, dst_gap = (
+        operands.in_range(value, name, low, high)
+        for value, name, low, high in zip(
+            bursts, names, (1, 1, 0, 0), (N_BURST_MAX, UINT16_MAX, UINT16_MAX, UINT16_MAX),
+            strict=True,
+        )
+    )  # fmt: skip
+    steps = Bursts(count, length * C0_BYTES, src_gap * C0_BYTES, dst_gap * C0_BYTES)
+    l1_to_ub(ub, l1, int(sub_blockid), steps, op.name)
+    _finish(op)
+
+
+_L12UB_DOC = """``{name}(__ubuf__ void* dst_addr, __cbuf__ void* src_addr, bool sub_blockid,
+uint16_t n_burst, uint16_t len_burst, uint16_t src_gap, uint16_t dst_gap)``: L1 -> UB on
+``PIPE_MTE1``{sync}.
+
+Copies ``n_burst`` ([1, 4095]) bursts of ``len_burst`` ([1, 65535]) 32-byte blocks, ``src_gap``
+/ ``dst_gap`` blocks from the tail of one burst to the head of the next; both addresses 32-byte
+aligned. On the AIC of a ``__mix__(1, 2)`` launch it writes the UB of vector core
+``sub_blockid`` (false: AIV 0, true: AIV 1) of its AI Core, at ``dst_addr``'s address; the AIV
+reads it after a ``CrossCoreWaitFlag`` on a flag the AIC set after the copy (an unordered read
+is a :class:`~ascreg.errors.SyncError`; see :mod:`ascreg.machine.cubeub`). On an AIV it does
+nothing (the 950 header's ``ASC_IS_AIC`` guard); in a block run alone it writes the block's
+own UB (``sub_blockid`` false). The basic API's ``DataCopyL1ToUB`` is the same copy.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import half
+>>> from ascreg.c_api import asc_sync
+>>> from ascreg.machine.block import BlockContext, block
+>>> from ascreg.machine.cube import cube_buffers
+>>> with block(BlockContext()) as ctx:
+...     l1 = cube_buffers().pointer("l1", half, 0); l1.write(np.arange(64)); asc_sync()
+...     ub = ctx.alloc_array(half, 32)
+...     {call}
+...     ub.read(32)[[0, 15, 16, 31]].tolist()
+{expected}
+"""
+
+
+def _define_l12ub() -> dict[str, Any]:
+    made = {}
+    for sync, call, expected in (
+        ("", "asc_copy_l12ub(ub, l1, False, 2, 1, 1, 0); asc_sync()", "[0.0, 15.0, 32.0, 47.0]"),
+        ("_sync", "asc_copy_l12ub_sync(ub, l1, False, 1, 2, 0, 0)", "[0.0, 15.0, 16.0, 31.0]"),
+    ):
+        name = f"asc_copy_l12ub{sync}"
+        doc = _L12UB_DOC.format(
+            name=name, call=call, expected=expected,
+            sync=", then a ``PIPE_ALL`` barrier" if sync else "",
+        )  # fmt: skip
+        made[name] = define(name, doc=doc, sync=bool(sync))(_copy_l12ub)
+    return made
+
+
+_L12UB = _define_l12ub()
+asc_copy_l12ub = _L12UB["asc_copy_l12ub"]
+asc_copy_l12ub_sync = _L12UB["asc_copy_l12ub_sync"]
 
 
 # -- the multiply-add's mode registers -------------------------------------------------------------

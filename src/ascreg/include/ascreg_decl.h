@@ -4919,6 +4919,10 @@ __simd_callee__ void asc_copy_l12fb(__fbuf__ void* dst, __cbuf__ void* src, uint
 __simd_callee__ void asc_copy_l12fb(__fbuf__ void* dst, __cbuf__ void* src, uint16_t n_burst, uint16_t len_burst, uint16_t src_gap_size, uint16_t dst_gap_size);
 // asc_copy_l12fb_sync: (size); source docs/zh/api/SIMD-API/C-API/cube_datamove/asc_copy_l12fb/asc_copy_l12fb_arch_3510.md
 __simd_callee__ void asc_copy_l12fb_sync(__fbuf__ void* dst, __cbuf__ void* src, uint32_t size);
+// asc_copy_l12ub: (n_burst); source docs/zh/api/SIMD-API/C-API/cube_datamove/asc_copy_l12ub.md
+__simd_callee__ void asc_copy_l12ub(__ubuf__ void* dst_addr, __cbuf__ void* src_addr, bool sub_blockid, uint16_t n_burst, uint16_t len_burst, uint16_t src_gap, uint16_t dst_gap);
+// asc_copy_l12ub_sync: (n_burst); source docs/zh/api/SIMD-API/C-API/cube_datamove/asc_copy_l12ub.md
+__simd_callee__ void asc_copy_l12ub_sync(__ubuf__ void* dst_addr, __cbuf__ void* src_addr, bool sub_blockid, uint16_t n_burst, uint16_t len_burst, uint16_t src_gap, uint16_t dst_gap);
 // asc_fill_l1: (dst, value); source docs/zh/api/SIMD-API/C-API/cube_datamove/asc_fill_l1.md
 __simd_callee__ void asc_fill_l1(__cbuf__ int16_t* dst, uint32_t value, const asc_fill_value_config& config);
 __simd_callee__ void asc_fill_l1(__cbuf__ int16_t* dst, half value, const asc_fill_value_config& config);
@@ -7344,6 +7348,7 @@ template <typename T, typename U, auto... modes, typename... A> __aicore__ ascre
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any CreateVecIndex(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any CreateVecIndex(A&&... args);
 template <typename T, auto entireType, auto dcciDst = AscendC::DcciDst::CACHELINE_OUT, typename... A> __aicore__ ascreg_detail::any DataCacheCleanAndInvalid(A&&... args);
+template <typename T = DefaultType, int64_t subBlockId = 0, typename... A> __aicore__ ascreg_detail::any DataCopyL1ToUB(A&&... args);
 template <auto arg0, typename... A> __aicore__ ascreg_detail::any DataSyncBarrier(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any DeInterleave(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any DeInterleave(A&&... args);

@@ -185,6 +185,26 @@ class BlockContext:
             self.written[start:end][touched] = True
         return touched
 
+    def remote_write(self, start: int, end: int, action: str) -> None:
+        """Take a write into this block's UB by another core (a mixed launch's AIC).
+
+        The bytes count as written (a read of them is defined) and as kept (a later allocation
+        does not zero them); the access is the other core's, so this block's pipe tracker does
+        not see it (the cross-core race check does). Reads are not expected.
+
+        Examples
+        --------
+        >>> ctx = BlockContext(); ctx.ub._grow(64)
+        >>> ctx.remote_write(0, 32, "writes"); ctx.all_written(0, 32), ctx.tracker.records
+        (True, [])
+        """
+        if action != "writes":
+            raise AscregError(f"another core {action} UB [{start:#x}, {end:#x}) of this block")
+        if end > self.written.size:
+            self._cover()
+        touched = self._mark_written(start, end)
+        self.ub.keep(start, end, touched)
+
     def mark_written(self, start: int, end: int) -> None:
         """Mark bytes ``[start, end)`` written (nothing to do for a range known to be so).
 

@@ -124,15 +124,19 @@ class BlockRunner:
         """``SyncAll`` barriers completed so far."""
         self.progress: LaunchProgress | None = None
         """The launch's progress line, told of every block that ends in order."""
+        self.contexts: dict[int, BlockContext] = {}
+        """A mixed launch's core contexts by member, kept until :meth:`close`."""
 
     # -- running blocks ------------------------------------------------------------------------
 
     def run_block(self, index: int) -> None:
-        """Run member *index* to its end, in the calling thread (then retire its UB)."""
-        core = None if self.cores is None else self.cores[index]
-        block_idx = index if core is None else core.logical
-        ctx = BlockContext(block_idx, self.blocks, self.dyn_bytes, self.name, shared=self.shared)
-        ctx.core = core
+        """Run member *index* to its end, in the calling thread (then retire its UB).
+
+        In a mixed launch the core's context (and UB) lives until the launch ends
+        (:meth:`context_of`): its AIC may write an AIV's UB before that AIV starts or after it
+        ends.
+        """
+        ctx = self.context_of(index)
         if self.races is not None:
             self.races.block = index
         try:
@@ -140,7 +144,29 @@ class BlockRunner:
                 self.func(*self.args, **self.kwargs)
             check_sync_clean(ctx)
         finally:
-            ctx.release()
+            if self.cores is None:
+                ctx.release()
+
+    def context_of(self, index: int) -> BlockContext:
+        """Return the context of member *index*: a new one, or a mixed launch's core's own.
+
+        Examples
+        --------
+        >>> from ascreg.machine.crosscore import topology
+        >>> runner = BlockRunner(lambda: None, (), {}, 1, 0, "k", None, {}, topology(1, 1, 2))
+        >>> ctx = runner.context_of(2); ctx is runner.context_of(2), ctx.core.name
+        (True, 'AIV 1')
+        """
+        found = self.contexts.get(index)
+        if found is not None:
+            return found
+        core = None if self.cores is None else self.cores[index]
+        block_idx = index if core is None else core.logical
+        ctx = BlockContext(block_idx, self.blocks, self.dyn_bytes, self.name, shared=self.shared)
+        ctx.core = core
+        if core is not None:
+            self.contexts[index] = ctx
+        return ctx
 
     def run_from(self, start: int) -> None:
         """Run blocks *start* .. ``blocks - 1`` in order; at a ``SyncAll``, cooperatively."""
@@ -360,9 +386,12 @@ class BlockRunner:
         self.phases += 1
 
     def close(self) -> None:
-        """End the launch: unwind any block still parked (after an error) and join threads."""
+        """End the launch: unwind parked blocks, join threads, retire the mixed cores' UB."""
         if self.members is not None:
             self._stop()
+        for ctx in self.contexts.values():
+            ctx.release()
+        self.contexts.clear()
 
     def _stop(self) -> None:
         """Unwind the blocks still parked (after an error) and wait for every thread."""

@@ -205,8 +205,12 @@ class Memory:
         block = Allocation(start, nbytes, name, dtype.size)
         self.allocations.append(block)
         self.top = start + nbytes
-        self.data[start : start + nbytes] = 0
+        self._clear(start, start + nbytes)
         return self.pointer_class(self, dtype, start, block)
+
+    def _clear(self, start: int, end: int) -> None:
+        """Zero the bytes ``[start, end)`` of a new allocation."""
+        self.data[start:end] = 0
 
     def allocation_at(self, address: int) -> Allocation | None:
         """Return the allocation holding byte *address*, or None.
@@ -797,6 +801,33 @@ class UnifiedBuffer(Memory):
 
     def __init__(self, capacity: int = UB_BYTES) -> None:
         super().__init__("__ubuf__", capacity, align=DATA_BLOCK)
+        self.kept: np.ndarray[Any, Any] | None = None
+        """The bytes a cube core (AIC) of a mixed launch wrote into this vector core's UB, or
+        None: an allocation does not zero them (UB is not cleared on the chip; the zeros of a
+        new allocation only stand in for its garbage, and the AIC's data is not garbage)."""
+
+    def keep(self, start: int, end: int, touched: np.ndarray[Any, Any] | None = None) -> None:
+        """Mark ``[start, end)`` (its *touched* bytes) as written by another core: kept by allocations.
+
+        Examples
+        --------
+        >>> from ascreg import uint8_t
+        >>> ub = UnifiedBuffer(); ub._grow(64); ub.data[:4] = 7; ub.keep(0, 2)
+        >>> ub.alloc(uint8_t, 4).read(4).tolist()
+        [7, 7, 0, 0]
+        """
+        if self.kept is None:
+            self.kept = np.zeros(self.capacity, dtype=np.bool_)
+        if touched is None:
+            self.kept[start:end] = True
+        else:
+            self.kept[start:end] |= touched
+
+    def _clear(self, start: int, end: int) -> None:
+        if self.kept is None:
+            self.data[start:end] = 0
+        else:
+            self.data[start:end][~self.kept[start:end]] = 0
 
     def alloc(self, dtype: type[T], count: int, *, label: str | None = None) -> UbPtr[T]:
         """Allocate *count* zeroed elements of *dtype* (32-byte aligned); see :meth:`Memory.alloc`."""

@@ -34,7 +34,7 @@ import numpy as np
 
 from ascreg.errors import SyncError
 from ascreg.machine.crosscore import CORES_STATE, CrossCoreFlags
-from ascreg.machine.memory import GlobalMemory, Pointer
+from ascreg.machine.memory import GlobalMemory, Memory, Pointer
 
 _ATOMIC = [0]
 """Nesting depth of :func:`atomic_access` (module state: the emulator runs one thread)."""
@@ -97,6 +97,26 @@ class GmRaceCheck:
             if isinstance(a, Pointer) and isinstance(a.memory, GlobalMemory)
         }
         self.hooks = [_OwnerHook(self, memory) for memory in memories.values()]
+        self.ub_hooks: dict[int, _OwnerHook] = {}
+        """The hooks on the UBs of vector cores an AIC writes (:meth:`watch_ub`), by UB id."""
+
+    def watch_ub(self, ub: Memory, where: str) -> _OwnerHook:
+        """Check the accesses to a vector core's *ub* that another core writes (mixed launch).
+
+        Installs (once) an owner hook on *ub* that orders its accesses by the cross-core flags
+        as the GM hooks do; the hook chains the UB's own ``on_access``. Return it.
+
+        Examples
+        --------
+        >>> from ascreg import UnifiedBuffer
+        >>> ub = UnifiedBuffer(); check = GmRaceCheck("k", (), {})
+        >>> check.watch_ub(ub, "the UB of AIV 0") is check.watch_ub(ub, "?")
+        True
+        """
+        hook = self.ub_hooks.get(id(ub))
+        if hook is None:
+            hook = self.ub_hooks[id(ub)] = _OwnerHook(self, ub, where)
+        return hook
 
     def hook_of(self, memory: Any) -> _OwnerHook | None:
         """Return the hook watching *memory*, or None when the launch does not watch it."""
@@ -130,9 +150,11 @@ class GmRaceCheck:
 class _OwnerHook:
     """``Memory.on_access`` of one watched GM: the writer block of each byte, then chain."""
 
-    def __init__(self, check: GmRaceCheck, memory: GlobalMemory) -> None:
+    def __init__(self, check: GmRaceCheck, memory: Memory, where: str = "__gm__") -> None:
         self.check = check
         self.memory = memory
+        self.where = where
+        """The memory as a message names it (``"__gm__"``, ``"the UB of AIV 1"``)."""
         self.previous: Callable[[int, int, str], None] | None = memory.on_access
         self._owner = np.zeros(memory.data.size, dtype=np.int32)
         self.pending: list[tuple[int, int, int]] = []
@@ -258,23 +280,33 @@ class _OwnerHook:
         a read with the writes, a write with all three, an atomic write with the plain writes
         and the reads (atomics combine with each other). The first unordered pair raises.
         """
+        if action == "gathers" and self.where != "__gm__":
+            action = "reads"  # a vector load of UB (the elements, not the gaps between them)
         if action not in ("reads", "writes"):
             return
         atomic = bool(_ATOMIC[0])
         marks = self._marks(end)
         me = self.check.block
+        scatter = self.memory.scatter
+        touched = None if scatter is None else scatter.byte_mask(end - start)
         kinds: tuple[str, ...] = ("write", "atomic") if action == "reads" else ("write", "read")
         if action == "writes" and not atomic:
             kinds = ("write", "atomic", "read")
         for kind in kinds:
             owner, stamp = marks[kind]
-            self._check(flags, owner[start:end], stamp[start:end], start, action, kind)
+            span = owner[start:end], stamp[start:end]
+            self._check(flags, *span, start, action, kind, touched)
         record = "read" if action == "reads" else "atomic" if atomic else "write"
         owner, stamp = marks[record]
         if record == "write":
             self._cover(start, end)
-        owner[start:end] = me + 1
-        stamp[start:end] = flags.epoch(me)
+        where = slice(start, end)
+        if touched is None:
+            owner[where] = me + 1
+            stamp[where] = flags.epoch(me)
+        else:  # a gather or scatter: its elements only
+            owner[where][touched] = me + 1
+            stamp[where][touched] = flags.epoch(me)
 
     def _marks(self, end: int) -> dict[str, tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]]:
         """Return the (core, epoch) marks of each access kind, grown to cover *end*."""
@@ -300,9 +332,12 @@ class _OwnerHook:
         start: int,
         action: str,
         kind: str,
+        touched: np.ndarray[Any, Any] | None = None,
     ) -> None:
         me = self.check.block
         others = (owner != UNWRITTEN) & (owner != me + 1)
+        if touched is not None:
+            others &= touched
         if not others.any():
             return
         for core in np.unique(owner[others]):
@@ -318,7 +353,7 @@ class _OwnerHook:
         me, them = flags.cores[self.check.block].name, flags.cores[other].name
         did = {"write": "wrote", "atomic": "wrote atomically", "read": "read"}[kind]
         raise SyncError(
-            f"{me} {action} __gm__ byte {byte:#x}, which {them} {did} with no "
+            f"{me} {action} {self.where} byte {byte:#x}, which {them} {did} with no "
             "CrossCoreSetFlag / CrossCoreWaitFlag ordering the two accesses: the cores of a "
             "mixed launch run concurrently, so the result depends on which comes first; set a "
             f"flag on {them} after its access and wait for it on {me} before this one",

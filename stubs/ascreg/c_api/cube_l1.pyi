@@ -5,6 +5,7 @@ from typing import Any, overload
 
 from ascreg._dtypes import bfloat16_t, float32_t, fp4x2_e1m2_t, fp4x2_e2m1_t, fp8_e4m3fn_t, fp8_e5m2_t, half, hifloat8_t, int16_t, int32_t, int4b_t, int8_t, uint16_t, uint32_t, uint8_t
 from ascreg.machine.cube import CaPtr, CbPtr, CbufPtr, CcPtr, FbufPtr
+from ascreg.machine.memory import UbPtr
 from ascreg._typing import _IntLike, _FloatLike
 
 __all__ = [
@@ -14,6 +15,8 @@ __all__ = [
     "asc_copy_l12fb_sync",
     "asc_copy_l12l0b_trans",
     "asc_copy_l12l0b_trans_sync",
+    "asc_copy_l12ub",
+    "asc_copy_l12ub_sync",
     "asc_enable_fp8",
     "asc_enable_hf32",
     "asc_enable_hf32_trans",
@@ -97,6 +100,12 @@ def asc_copy_l12fb(dst: FbufPtr[Any], src: object, n_burst: _IntLike, len_burst:
 
 # asc_copy_l12fb_sync: legal (size) in table order, per form
 def asc_copy_l12fb_sync(dst: FbufPtr[Any], src: object, size: _IntLike) -> None: ...  # (uint32_t)
+
+# asc_copy_l12ub: legal (n_burst) in table order, per form
+def asc_copy_l12ub(dst_addr: UbPtr[Any], src_addr: object, sub_blockid: bool, n_burst: _IntLike, len_burst: _IntLike, src_gap: _IntLike, dst_gap: _IntLike) -> None: ...  # (uint16_t)
+
+# asc_copy_l12ub_sync: legal (n_burst) in table order, per form
+def asc_copy_l12ub_sync(dst_addr: UbPtr[Any], src_addr: object, sub_blockid: bool, n_burst: _IntLike, len_burst: _IntLike, src_gap: _IntLike, dst_gap: _IntLike) -> None: ...  # (uint16_t)
 
 # asc_fill_l1: legal (dst, value) in table order, per form
 @overload

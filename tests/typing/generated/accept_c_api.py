@@ -169,6 +169,8 @@ from ascreg.c_api import (
     asc_copy_l12l0b_trans_sync,
     asc_copy_l12l0b_transpose,
     asc_copy_l12l0b_transpose_sync,
+    asc_copy_l12ub,
+    asc_copy_l12ub_sync,
     asc_copy_ub2l1,
     asc_copy_ub2l1_sync,
     asc_copy_ub2ub,
@@ -4042,6 +4044,16 @@ def check_asc_copy_l12fb() -> None:
 def check_asc_copy_l12fb_sync() -> None:
     # asc_copy_l12fb_sync: every legal size combination, every form
     asc_copy_l12fb_sync(fb, None, 1)  # (uint32_t)
+
+
+def check_asc_copy_l12ub() -> None:
+    # asc_copy_l12ub: every legal n_burst combination, every form
+    asc_copy_l12ub(p_uint8_t, None, True, 1, 1, 1, 1)  # (uint16_t)
+
+
+def check_asc_copy_l12ub_sync() -> None:
+    # asc_copy_l12ub_sync: every legal n_burst combination, every form
+    asc_copy_l12ub_sync(p_uint8_t, None, True, 1, 1, 1, 1)  # (uint16_t)
 
 
 def check_asc_fill_l1() -> None:

@@ -169,6 +169,8 @@ from ascreg.c_api import (
     asc_copy_l12l0b_trans_sync,
     asc_copy_l12l0b_transpose,
     asc_copy_l12l0b_transpose_sync,
+    asc_copy_l12ub,
+    asc_copy_l12ub_sync,
     asc_copy_ub2l1,
     asc_copy_ub2l1_sync,
     asc_copy_ub2ub,
@@ -13926,6 +13928,26 @@ def check_asc_copy_l12fb_sync() -> None:
     # asc_copy_l12fb_sync: every illegal combination of size, every form
     asc_copy_l12fb_sync(g_uint8_t, None, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst: g_uint8_t
     asc_copy_l12fb_sync(fb, None, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # size: 1.5
+
+
+def check_asc_copy_l12ub() -> None:
+    # asc_copy_l12ub: every illegal combination of n_burst, every form
+    asc_copy_l12ub(g_uint8_t, None, True, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst_addr: g_uint8_t
+    asc_copy_l12ub(p_uint8_t, None, 1.5, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # sub_blockid: 1.5
+    asc_copy_l12ub(p_uint8_t, None, True, 1.5, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # n_burst: 1.5
+    asc_copy_l12ub(p_uint8_t, None, True, 1, 1.5, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # len_burst: 1.5
+    asc_copy_l12ub(p_uint8_t, None, True, 1, 1, 1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # src_gap: 1.5
+    asc_copy_l12ub(p_uint8_t, None, True, 1, 1, 1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # dst_gap: 1.5
+
+
+def check_asc_copy_l12ub_sync() -> None:
+    # asc_copy_l12ub_sync: every illegal combination of n_burst, every form
+    asc_copy_l12ub_sync(g_uint8_t, None, True, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst_addr: g_uint8_t
+    asc_copy_l12ub_sync(p_uint8_t, None, 1.5, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # sub_blockid: 1.5
+    asc_copy_l12ub_sync(p_uint8_t, None, True, 1.5, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # n_burst: 1.5
+    asc_copy_l12ub_sync(p_uint8_t, None, True, 1, 1.5, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # len_burst: 1.5
+    asc_copy_l12ub_sync(p_uint8_t, None, True, 1, 1, 1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # src_gap: 1.5
+    asc_copy_l12ub_sync(p_uint8_t, None, True, 1, 1, 1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # dst_gap: 1.5
 
 
 def check_asc_fill_l1() -> None:
