@@ -33,7 +33,7 @@ Examples
 
 from __future__ import annotations
 
-from ascreg.engine import batching, loops
+from ascreg.engine import batching, groups, loops
 from ascreg.engine.simt import batch as simt_batch
 from ascreg.engine.simt import blocks as simt_blocks
 from ascreg.engine.simt import masked
@@ -67,6 +67,8 @@ class Engine:
     """Run the leading blocks of a SIMT-only vector kernel in batches."""
     run_simt_blocks = staticmethod(simt_blocks.run_simt_blocks)
     """Run the blocks of a pure SIMT launch, in batches of blocks where exact."""
+    run_simd_groups = staticmethod(groups.run_groups)
+    """Run the blocks of a vector launch in groups of blocks where exact."""
 
 
 hook.install(Engine())

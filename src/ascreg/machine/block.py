@@ -66,6 +66,10 @@ class BlockContext:
         self.state: dict[str, Any] = {}
         self.shared: dict[str, Any] = {} if shared is None else shared
         """State every block of the launch sees (the cross-core sync counters)."""
+        self.group: Any = None
+        """The block group this context runs for (:mod:`ascreg.engine.groups`: several blocks
+        of a vector launch as one, their copies and VF calls made by the group); None: one
+        block."""
         self.core: Any = None
         """The :class:`~ascreg.machine.crosscore.Core` of a mixed launch that runs here (None:
         one block of a ``__vector__`` / ``__cube__`` launch)."""

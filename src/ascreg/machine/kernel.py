@@ -326,6 +326,8 @@ def __simd_vf__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
                     f"argument {i} is {arg!r}: the pointer parameters of a __simd_vf__ function "
                     "must be __ubuf__ (a VF cannot address GM)"
                 )
+        if ctx.group is not None:  # once per block of a group (ascreg.engine.groups)
+            return ctx.group.vf(lambda *a, **k: run_on_vector(ctx, body, a, k), args, kwargs)
         return run_on_vector(ctx, body, args, kwargs)
 
     setattr(vf, KIND_ATTR, "simd_vf")
@@ -568,6 +570,8 @@ class Kernel(Generic[P]):
             start = 0
             if races is not None and cores is None:
                 start = self._run_batches(int(blocks), args, kwargs, races)
+                if start == 0 and self.core in ("vector", "aicore"):
+                    start = hook.engine().run_simd_groups(runner, races)
             runner.done.extend(range(start))
             runner.progress.update(start)
             runner.run_from(start)

@@ -199,6 +199,9 @@ def plain_copy(
     the form leaves to check), then copy the burst (under the block's store-atomic mode).
     """
     into_ub = direction == _GM_TO_UB
+    if ctx.group is not None:  # the blocks of a group (ascreg.engine.groups), all at once
+        ctx.group.copy(dst, src, burst, into_ub, call)
+        return
     _addresses_aligned(dst, src, into_ub, call)
     if into_ub:
         _burst_in(ctx, dst, src, burst.len_burst)
@@ -213,8 +216,11 @@ def plain_copy(
 
 def gm_to_ub(dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str) -> None:
     """MTE2: copy *burst* from GM *src* to UB *dst* (see the module docstring)."""
-    _validate(dst, src, burst, _GM_TO_UB, call)
     ctx = running_block()
+    if ctx is not None and ctx.group is not None:  # (ascreg.engine.groups)
+        ctx.group.copy(dst, src, burst, True, call)
+        return
+    _validate(dst, src, burst, _GM_TO_UB, call)
     if ctx is not None and burst.plain:
         _burst_in(ctx, dst, src, burst.len_burst)
         return
@@ -496,8 +502,11 @@ def ub_to_gm(dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str) -> N
     (:func:`ascreg.machine.races.atomic_access`), as blocks combining results there is what
     the atomics are for.
     """
-    _validate(dst, src, burst, _UB_TO_GM, call)
     ctx = running_block()
+    if ctx is not None and ctx.group is not None:  # (ascreg.engine.groups)
+        ctx.group.copy(dst, src, burst, False, call)
+        return
+    _validate(dst, src, burst, _UB_TO_GM, call)
     combine = store_atomic(ctx)
     if combine is None:
         _copy_out(ctx, dst, src, burst, None)

@@ -1,0 +1,831 @@
+"""SIMD block groups: the blocks of a vector launch run as one group where that is exact.
+
+A ``__global__`` ``__vector__`` kernel launched on many blocks runs its body once per block,
+and a block's copies, flags, allocations and queue calls cost far more than the arithmetic
+of its VFs (``docs/performance.md``, "A design for SIMD block batches"). A *group* runs the
+body once for a run of consecutive blocks instead:
+
+* ``GetBlockIdx()`` is a :class:`BlockLanes`, one index per block; arithmetic keeps the lanes,
+  and a GM pointer plus lanes is a :class:`BlockGmPtr` (one address per block). Where Python
+  needs one value (``int()``, ``if``, ``range()``, an index) the blocks must agree; when they
+  do not, the group stops (:class:`Divergent`) and runs again as the leading run of blocks that
+  agree (a tail block's branch), the rest after it;
+* the group's UB (:class:`StackedUb`) has one row of bytes per block at the same addresses, so
+  allocators, queues and tensors keep their ordinary ``UbPtr`` values. Its ordinary byte
+  access refuses: only the copies and VF calls below read and write the rows;
+* a GM <-> UB copy moves every block's bursts at once (:meth:`Group.copy`), checking each
+  block's GM bounds and alignment, and records the pipe accesses once (the UB side is every
+  block's; the GM side is the span of all blocks' bytes, which can only report a hazard that is
+  not there); a ``__simd_vf__`` runs once per block on that block's row (:meth:`Group.vf`),
+  and every block must leave the same byte marks and pipe records as the first;
+* Global Memory is reached through the group's copies only: any other access, a block reading
+  or writing bytes another block of the group writes, output on ``stdout``, a warning, and any
+  error stop the group.
+
+A group that stops leaves nothing behind: its GM writes are undone and its blocks run one at
+a time, which raise the error, print or warn exactly as they always did. Which kernels may run
+in groups is decided from their code (:func:`why_not_grouped`): the body, and the functions and
+methods of user classes it names, make no ``global`` or ``nonlocal`` statements and write no
+attribute or item of anything but their own locals and parameters. The first group of each
+kernel is checked against the same blocks run one at a time (their GM writes must be equal
+byte for byte); a difference turns groups off for that kernel with a warning.
+``ASCREG_SIMD_GROUPS=0`` turns groups off. Whether (and why not) a launch ran in groups is
+logged at DEBUG level on the ``ascreg.groups`` logger.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import GlobalMemory, GmPtr, float32_t
+>>> from ascreg.basic import DataCopy, GetBlockIdx, GlobalTensor, LocalMemAllocator, Hardware
+>>> from ascreg.basic import PipeBarrier, PIPE_ALL, Adds
+>>> from ascreg.machine.kernel import __global__, __vector__
+>>> @__global__
+... @__vector__
+... def shift(x: GmPtr[float32_t], y: GmPtr[float32_t]) -> None:
+...     xGm, yGm = GlobalTensor[float32_t](), GlobalTensor[float32_t]()
+...     xGm.SetGlobalBuffer(x + GetBlockIdx() * 64)
+...     yGm.SetGlobalBuffer(y + GetBlockIdx() * 64)
+...     buf = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 64]()
+...     DataCopy(buf, xGm, 64)
+...     PipeBarrier[PIPE_ALL]()
+...     DataCopy(yGm, buf, 64)
+>>> gm = GlobalMemory(); x, y = gm.alloc(float32_t, 256), gm.alloc(float32_t, 256)
+>>> x.write(np.arange(256)); shift[4, 0, None](x, y); y.read(256)[[0, 100, 255]].tolist()
+[0.0, 100.0, 255.0]
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import inspect
+import io
+import logging
+import operator
+import os
+import sys
+import textwrap
+import types
+import warnings
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from ascreg._dtypes import uint8_t
+from ascreg.machine.block import BlockContext, _grown
+from ascreg.machine.block import block as running_as
+from ascreg.machine.crosscore import RUNNER_STATE
+from ascreg.machine.memory import (
+    DATA_BLOCK,
+    UB_BYTES,
+    GmPtr,
+    Memory,
+    Pointer,
+    UbPtr,
+    UnifiedBuffer,
+    live_memories,
+    untrack,
+)
+from ascreg.machine.races import GmRaceCheck
+from ascreg.machine.mte import store_atomic
+from ascreg.machine.simt.engine import Journal
+from ascreg.machine.sync import PIPE_MTE2, PIPE_MTE3
+from ascreg.machine.trace import RECORDING
+
+LOG = logging.getLogger("ascreg.groups")
+"""Reports, at DEBUG level, each launch that ran in groups and why the others did not."""
+
+GROUPS = [os.environ.get("ASCREG_SIMD_GROUPS", "1") != "0"]
+"""``GROUPS[0]``: whether vector launches may run in block groups (``ASCREG_SIMD_GROUPS``)."""
+GROUP_BLOCKS = 64
+"""The most blocks one group runs (a group's UB holds this many rows)."""
+
+Lanes = np.ndarray[Any, Any]
+
+
+class GroupRefused(Exception):
+    """Raised inside a group when only running its blocks one at a time gives the result."""
+
+
+class Divergent(GroupRefused):
+    """The blocks of a group disagree on a value Python needs as one (``if``, ``int()``, ...).
+
+    ``agree[k]``: block *k* of the group has the first block's value.
+    """
+
+    def __init__(self, what: str, agree: Lanes) -> None:
+        super().__init__(f"the blocks disagree on {what}")
+        self.agree = agree
+
+
+# -- per-block values ----------------------------------------------------------------------
+
+
+def _values(other: Any) -> Any:
+    return other.values if isinstance(other, BlockLanes) else other
+
+
+def _binary(fn: Callable[[Any, Any], Any], swap: bool = False) -> Callable[[Any, Any], Any]:
+    def method(self: BlockLanes, other: Any) -> Any:
+        if isinstance(other, Pointer) or not isinstance(other, int | float | np.number | BlockLanes):
+            return NotImplemented
+        a, b = (_values(other), self.values) if swap else (self.values, _values(other))
+        return BlockLanes(fn(a, b))
+
+    return method
+
+
+class BlockLanes:
+    """A value of each block of a group (``GetBlockIdx()`` and what is computed from it).
+
+    Examples
+    --------
+    >>> lanes = BlockLanes(np.arange(4)) * 16 + 1
+    >>> lanes.values.tolist(), int(lanes * 0 + 3)
+    ([1, 17, 33, 49], 3)
+    >>> bool(lanes > 20)
+    Traceback (most recent call last):
+    ...
+    ascreg.engine.groups.Divergent: the blocks disagree on a truth value
+    """
+
+    __slots__ = ("values",)
+    __array_ufunc__ = None  # numpy scalars and arrays defer to the reflected operators
+    __ascreg_rows__ = True  # ``pointer + lanes`` defers to :meth:`__radd__`
+
+    def __init__(self, values: Lanes) -> None:
+        self.values = values
+
+    def __repr__(self) -> str:
+        return f"BlockLanes({self.values.tolist()})"
+
+    def one(self, what: str) -> Any:
+        """Return the value every block has, or raise :class:`Divergent`."""
+        values = self.values
+        agree = values == values[0]
+        if not agree.all():
+            raise Divergent(what, agree)
+        return values[0].item()
+
+    def __bool__(self) -> bool:
+        return bool(self.one("a truth value"))
+
+    def __index__(self) -> int:
+        if self.values.dtype.kind not in "iub":
+            raise TypeError(f"{self!r} is not an integer")
+        return int(self.one("an integer"))
+
+    def __int__(self) -> int:
+        return int(self.one("an integer"))
+
+    def __float__(self) -> float:
+        return float(self.one("a number"))
+
+    def __hash__(self) -> int:
+        return hash(self.one("a dictionary key"))
+
+    def __radd__(self, other: Any) -> Any:
+        if isinstance(other, GmPtr):
+            return BlockGmPtr.moved(other, self.values.astype(np.int64) * other.dtype.size)
+        if isinstance(other, Pointer):
+            raise GroupRefused(f"a per-block offset of {other!r}")
+        return BlockLanes(other + self.values)
+
+    def __neg__(self) -> BlockLanes:
+        return BlockLanes(-self.values)
+
+    def __abs__(self) -> BlockLanes:
+        return BlockLanes(abs(self.values))
+
+    def __invert__(self) -> BlockLanes:
+        return BlockLanes(~self.values)
+
+    __add__ = _binary(operator.add)
+    __sub__ = _binary(operator.sub)
+    __rsub__ = _binary(operator.sub, swap=True)
+    __mul__ = _binary(operator.mul)
+    __rmul__ = _binary(operator.mul, swap=True)
+    __floordiv__ = _binary(operator.floordiv)
+    __rfloordiv__ = _binary(operator.floordiv, swap=True)
+    __truediv__ = _binary(operator.truediv)
+    __rtruediv__ = _binary(operator.truediv, swap=True)
+    __mod__ = _binary(operator.mod)
+    __rmod__ = _binary(operator.mod, swap=True)
+    __lshift__ = _binary(operator.lshift)
+    __rshift__ = _binary(operator.rshift)
+    __and__ = _binary(operator.and_)
+    __rand__ = _binary(operator.and_, swap=True)
+    __or__ = _binary(operator.or_)
+    __ror__ = _binary(operator.or_, swap=True)
+    __xor__ = _binary(operator.xor)
+    __rxor__ = _binary(operator.xor, swap=True)
+    __eq__ = _binary(operator.eq)  # type: ignore[assignment]
+    __ne__ = _binary(operator.ne)  # type: ignore[assignment]
+    __lt__ = _binary(operator.lt)
+    __le__ = _binary(operator.le)
+    __gt__ = _binary(operator.gt)
+    __ge__ = _binary(operator.ge)
+
+
+def _refused_address(self: BlockGmPtr) -> int:
+    raise GroupRefused(f"{self!r} used as one address")
+
+
+class BlockGmPtr(GmPtr[Any]):
+    """A ``__gm__`` pointer with one address per block of a group (``x + GetBlockIdx() * n``).
+
+    Its plain ``address`` refuses (code that does not know about groups stops the group);
+    ``+``, ``cast`` and ``offset_bytes`` keep one address per block.
+
+    Examples
+    --------
+    >>> from ascreg import GlobalMemory, float32_t
+    >>> p = GlobalMemory().alloc(float32_t, 64) + BlockLanes(np.arange(2)) * 8
+    >>> (p + 1).addresses.tolist()
+    [4, 36]
+    """
+
+    __slots__ = ("addresses",)
+    address = property(_refused_address)  # type: ignore[assignment]
+
+    @classmethod
+    def moved(cls, base: Pointer[Any], nbytes: Lanes) -> BlockGmPtr:
+        """Return *base* moved by ``nbytes[k]`` bytes for block *k*."""
+        ptr = object.__new__(cls)
+        ptr.memory, ptr.dtype, ptr.block = base.memory, base.dtype, base.block
+        start = base.addresses if isinstance(base, BlockGmPtr) else base.address
+        ptr.addresses = start + nbytes
+        return ptr
+
+    def __repr__(self) -> str:
+        return f"<__gm__ {self.dtype.cpp_name}* per block {self.addresses.tolist()[:4]}...>"
+
+    def __add__(self, n: Any) -> BlockGmPtr:
+        if isinstance(n, BlockLanes):
+            return BlockGmPtr.moved(self, n.values.astype(np.int64) * self.dtype.size)
+        return BlockGmPtr.moved(self, np.int64(operator.index(n) * self.dtype.size))
+
+    __radd__ = __add__
+
+    def __sub__(self, n: Any) -> Any:
+        if isinstance(n, Pointer):
+            raise GroupRefused("a difference of per-block pointers")
+        return self + (-n)
+
+    def offset_bytes(self, nbytes: int) -> BlockGmPtr:
+        """Return the pointer moved by *nbytes* bytes in every block."""
+        return BlockGmPtr.moved(self, np.int64(int(nbytes)))
+
+    def cast(self, dtype: Any) -> BlockGmPtr:
+        """Return the same addresses viewed as *dtype*."""
+        cast = BlockGmPtr.moved(self, np.int64(0))
+        cast.dtype = GmPtr(self.memory, dtype, 0, None).dtype
+        return cast
+
+    def of(self, k: int) -> GmPtr[Any]:
+        """Return the pointer of block *k* of the group."""
+        return GmPtr(self.memory, self.dtype, int(self.addresses[k]), self.block)
+
+
+# -- the group's UB ------------------------------------------------------------------------
+
+_NO_BYTES = np.zeros(0, dtype=np.uint8)
+
+
+class StackedUb(UnifiedBuffer):
+    """The Unified Buffers of a group's blocks: the same allocations, one row of bytes each.
+
+    Only :meth:`Group.copy` reads and writes :attr:`rows` directly; while a block's VF runs
+    (:meth:`use_row`) the memory is that block's UB. Otherwise every access refuses.
+    """
+
+    def __init__(self, count: int) -> None:
+        super().__init__(UB_BYTES)
+        self.rows = np.zeros((count, 0), dtype=np.uint8)
+        self.active: int | None = None
+        self.data = _NO_BYTES
+
+    def _grow(self, nbytes: int) -> None:
+        width = self.rows.shape[1]
+        if nbytes > width:
+            grown = np.zeros((self.rows.shape[0], -(-max(nbytes, 2 * width) // 8) * 8), np.uint8)
+            grown[:, :width] = self.rows
+            self.rows = grown
+            if self.active is not None:
+                self.use_row(self.active)
+
+    def alloc_bytes(self, dtype: type[Any], nbytes: int, *, label: str | None = None) -> Any:
+        """Allocate in every block's row (zeroed, as a block's own allocation is)."""
+        ptr = super().alloc_bytes(dtype, nbytes, label=label)
+        self.rows[:, ptr.address : ptr.address + nbytes] = 0
+        return ptr
+
+    def check(self, ptr: Pointer[Any], nbytes: int, action: str) -> int:
+        """Bounds-check an access of the running block's VF; refuse any other."""
+        if self.active is None:
+            raise GroupRefused(f"{action} UB outside the group's copies and VFs ({ptr!r})")
+        return super().check(ptr, nbytes, action)
+
+    def use_row(self, k: int) -> None:
+        """Make the memory block *k*'s UB (a VF of that block runs)."""
+        self.active, self.data = k, self.rows[k]
+        self._typed.clear()
+
+    def leave_row(self) -> None:
+        """Make every access refuse again."""
+        self.active, self.data = None, _NO_BYTES
+        self._typed.clear()
+
+
+# -- the group ------------------------------------------------------------------------------
+
+
+class Group:
+    """The blocks ``first .. first + count - 1`` of a launch, running as one."""
+
+    def __init__(self, ctx: BlockContext, first: int, count: int, races: GmRaceCheck) -> None:
+        self.ctx, self.first, self.count, self.races = ctx, first, count, races
+        self.ub = StackedUb(count)
+        self.journal = Journal()
+        self.accesses: list[tuple[Memory, Lanes, Lanes, bool]] = []
+        """``(memory, starts, ends, write)``: each GM access of the group, one span per block."""
+
+    # -- copies ---------------------------------------------------------------------------
+
+    def copy(self, dst: Any, src: Any, burst: Any, into_ub: bool, call: str) -> None:
+        """Make a GM <-> UB copy of every block of the group (unpadded bursts only)."""
+        ub, gm = (dst, src) if into_ub else (src, dst)
+        if (
+            burst.left_pad or burst.right_pad or burst.fill_to_block or burst.compact
+        ) or not isinstance(ub, UbPtr) or ub.memory is not self.ub:
+            raise GroupRefused(f"{call}: a copy form groups do not run")
+        if not isinstance(gm, GmPtr):
+            raise GroupRefused(f"{call}: a copy between two UBs")
+        if not into_ub and store_atomic(self.ctx) is not None:
+            raise GroupRefused(f"{call}: a store-atomic copy")
+        addresses = gm.addresses if isinstance(gm, BlockGmPtr) else np.full(self.count, gm.address)
+        size = gm.dtype.size
+        if ub.address % DATA_BLOCK or (addresses % size).any():
+            raise GroupRefused(f"{call}: a misaligned address")
+        n, length = burst.n_burst, burst.len_burst
+        ub_stride, gm_stride = (
+            (burst.dst_stride, burst.src_stride) if into_ub else (burst.src_stride, burst.dst_stride)
+        )
+        offsets = np.arange(n, dtype=np.int64)
+        ub_starts = ub.address + offsets * ub_stride
+        if not ub.fits(int(ub_starts[-1] - ub.address) + length) or ub_stride < 0:
+            raise GroupRefused(f"{call}: a UB range outside its allocation")
+        gm_starts = addresses[:, None] + offsets * gm_stride  # blocks x bursts
+        self._check_gm(gm, gm_starts, length, call)
+        self._track(ub_starts, gm_starts, length, gm.memory, into_ub)
+        self._move(ub_starts, gm_starts, length, gm.memory, into_ub)
+
+    def _check_gm(self, gm: GmPtr[Any], starts: Lanes, length: int, call: str) -> None:
+        alloc = gm.block
+        low, high = int(starts.min()), int(starts.max()) + length
+        if alloc is None or not alloc.live or low < alloc.start or high > alloc.end:
+            raise GroupRefused(f"{call}: a GM range outside its allocation")
+        if high > gm.memory.data.size:
+            gm.memory._grow(high)
+
+    def _track(
+        self, ub_starts: Lanes, gm_starts: Lanes, length: int, gm: Memory, into_ub: bool
+    ) -> None:
+        """Record the copy's pipe accesses and byte marks, once for the whole group."""
+        ctx = self.ctx
+        tracker, pipe = ctx.tracker, PIPE_MTE2 if into_ub else PIPE_MTE3
+        end = int(ub_starts[-1]) + length
+        if end > ctx.written.size:
+            ctx.written = _grown(ctx.written, max(end, self.ub.rows.shape[1]))
+            ctx.vf_stored = _grown(ctx.vf_stored, ctx.written.size)
+        tracker.begin_copy(pipe)
+        low, high = int(gm_starts.min()), int(gm_starts.max()) + length
+        for ub_start in ub_starts.tolist():
+            if into_ub:
+                tracker.access(pipe, low, high, False, id(gm))
+                ctx.mark_written(ub_start, ub_start + length)
+                tracker.access(pipe, ub_start, ub_start + length, True)
+            else:
+                if not ctx.all_written(ub_start, ub_start + length):
+                    raise GroupRefused("a copy out of UB bytes never written")
+                tracker.access(pipe, ub_start, ub_start + length, False)
+                tracker.access(pipe, low, high, True, id(gm))
+        spans = gm_starts.reshape(self.count, -1)
+        self.accesses.append((gm, spans.min(axis=1), spans.max(axis=1) + length, not into_ub))
+
+    def _move(
+        self, ub_starts: Lanes, gm_starts: Lanes, length: int, gm: Memory, into_ub: bool
+    ) -> None:
+        """Move every block's bursts: one strided view per burst when the blocks are evenly
+        spaced in GM (the common ``x + GetBlockIdx() * n``), else gathered bytes."""
+        rows = self.ub.rows
+        if not into_ub:
+            for k in range(self.count):
+                for start in gm_starts[k].tolist():
+                    self.journal.record(gm, start, length)
+        for b, ub_start in enumerate(ub_starts.tolist()):
+            column = gm_starts[:, b]
+            ub_side = rows[:, ub_start : ub_start + length]
+            gm_side = _blocks_view(gm.data, column, length)
+            if gm_side is None:
+                index = column[:, None] + np.arange(length, dtype=np.int64)
+                if into_ub:
+                    ub_side[...] = gm.data[index]
+                else:
+                    gm.data[index] = ub_side
+            elif into_ub:
+                ub_side[...] = gm_side
+            else:
+                gm_side[...] = ub_side
+
+    # -- VF calls -------------------------------------------------------------------------
+
+    def vf(self, run: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        """Run a ``__simd_vf__`` once per block, on that block's UB row and arguments.
+
+        Every block starts from the byte marks the group had before the call and must end with
+        the first block's (a VF that stores other bytes in another block, through
+        data-dependent addresses, stops the group); the pipe tracker keeps every block's
+        accesses, so a hazard of any block is one of the group.
+        """
+        ctx, lanes = self.ctx, ctx_lanes(self.ctx)
+        before = _snapshot(ctx)
+        after: tuple[Any, ...] | None = None
+        try:
+            for k in range(self.count):
+                if k:
+                    _restore(ctx, before)
+                ctx.block_idx = int(lanes.values[k])
+                self.ub.use_row(k)
+                run(*_of_block(args, k), **{n: _of_block((v,), k)[0] for n, v in kwargs.items()})
+                state = _state(ctx)
+                if after is None:
+                    after = state
+                elif not _same_state(after, state):
+                    raise GroupRefused("a VF accessed other UB bytes in another block")
+        finally:
+            self.ub.leave_row()
+            ctx.block_idx = lanes  # type: ignore[assignment]
+
+    # -- the end of a group ---------------------------------------------------------------
+
+    def claim(self) -> None:
+        """Refuse cross-block sharing of GM bytes; claim each block's writes for the race check."""
+        by_memory: dict[int, list[tuple[Lanes, Lanes, bool]]] = {}
+        for memory, starts, ends, write in self.accesses:
+            by_memory.setdefault(id(memory), []).append((starts, ends, write))
+        for spans in by_memory.values():
+            _no_sharing(spans, self.count)
+        for memory, starts, ends, write in self.accesses:
+            hook = self.races.hook_of(memory)
+            if not write or hook is None:
+                continue
+            for k in range(self.count):
+                self.races.block = self.first + k
+                hook.record(int(starts[k]), int(ends[k]))
+
+    def written(self) -> list[tuple[Memory, int, np.ndarray[Any, Any]]]:
+        """Return the GM bytes the group wrote, as they are now (the first-launch check)."""
+        return [(m, s, Journal.now(m, s, old).copy()) for m, s, old in self.journal.entries]
+
+
+def _blocks_view(data: Lanes, starts: Lanes, length: int) -> Lanes | None:
+    """Return ``blocks x length`` bytes of *data* at *starts* as one view, if evenly spaced."""
+    if starts.size > 1:
+        step = int(starts[1] - starts[0])
+        if step < length or not (np.diff(starts) == step).all():
+            return None
+    else:
+        step = length
+    first = int(starts[0])
+    return np.lib.stride_tricks.as_strided(
+        data[first:], shape=(starts.size, length), strides=(step, 1)
+    )
+
+
+def _no_sharing(spans: list[tuple[Lanes, Lanes, bool]], count: int) -> None:
+    """Refuse when bytes one block writes are read or written by another block of the group."""
+    writes = [(s, e) for s, e, w in spans if w]
+    if not writes:
+        return
+    for starts, ends, _ in spans:
+        for w_starts, w_ends in writes:
+            overlap = (starts[:, None] < w_ends[None, :]) & (w_starts[None, :] < ends[:, None])
+            np.fill_diagonal(overlap, False)
+            if overlap.any():
+                raise GroupRefused("two blocks of the group access the same GM bytes")
+
+
+def ctx_lanes(ctx: BlockContext) -> BlockLanes:
+    """Return the group's :class:`BlockLanes` (its context's ``block_idx``)."""
+    return ctx.block_idx  # type: ignore[return-value]
+
+
+def _of_block(args: tuple[Any, ...], k: int) -> list[Any]:
+    out = []
+    for arg in args:
+        if isinstance(arg, BlockLanes):
+            arg = arg.values[k].item()
+        elif isinstance(arg, BlockGmPtr):
+            arg = arg.of(k)
+        out.append(arg)
+    return out
+
+
+def _snapshot(ctx: BlockContext) -> tuple[Any, ...]:
+    """Return the byte marks a VF changes (its pipe records are kept for every block)."""
+    return ctx.written.copy(), set(ctx.full)
+
+
+def _restore(ctx: BlockContext, state: tuple[Any, ...]) -> None:
+    written, full = state
+    ctx.written, ctx.full = written.copy(), set(full)
+
+
+def _state(ctx: BlockContext) -> tuple[Any, ...]:
+    return (ctx.written.copy(),)
+
+
+def _same_state(one: tuple[Any, ...], other: tuple[Any, ...]) -> bool:
+    return bool(np.array_equal(one[0], other[0]))
+
+
+# -- admission ------------------------------------------------------------------------------
+
+_SAFE_BUILTINS = frozenset(
+    {"int", "float", "bool", "min", "max", "abs", "range", "len", "divmod", "round", "isinstance",
+     "super", "tuple", "list", "dict", "zip", "enumerate", "sum", "any", "all", "reversed",
+     "sorted", "str", "repr", "type", "issubclass", "hasattr", "getattr"}
+)  # fmt: skip
+"""Builtins the code of a grouped kernel may call: none has an effect outside the code."""
+_WHY: dict[Any, str | None] = {}
+
+
+def why_not_grouped(kernel: Callable[..., Any]) -> str | None:
+    """Return why the blocks of *kernel* cannot run in groups, or None when they may.
+
+    Examples
+    --------
+    >>> counts = []
+    >>> def k(x):
+    ...     counts.append(1)
+    >>> why_not_grouped(k)
+    "k line 2: calls counts.append, a method of a host object ('counts')"
+    """
+    code = getattr(kernel, "__code__", None)
+    if code not in _WHY:
+        _WHY[code] = _Admission().function(kernel, 0)
+    return _WHY[code]
+
+
+class _Admission:
+    """The static check of :func:`why_not_grouped` over a kernel and the user code it names."""
+
+    def __init__(self) -> None:
+        self.seen: set[Any] = set()
+
+    def function(self, func: Any, depth: int) -> str | None:
+        code = getattr(func, "__code__", None)
+        if code is None or code in self.seen:
+            return None
+        self.seen.add(code)
+        if depth > 6:
+            return f"{func.__qualname__}: user code nested too deep"
+        try:
+            source = textwrap.dedent(inspect.getsource(func))
+            tree = ast.parse(source).body[0]
+        except (OSError, TypeError, SyntaxError, IndexError):
+            return f"{getattr(func, '__qualname__', func)}: its source cannot be read"
+        scope = {**vars(sys.modules["builtins"]), **getattr(func, "__globals__", {})}
+        scope.update(_closure(func))
+        own = {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
+        own |= {
+            n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        }
+        for node in ast.walk(tree):
+            why = self._node(node, scope, own, depth)
+            if why is not None:
+                line = code.co_firstlineno + getattr(node, "lineno", 1) - 1
+                return f"{func.__qualname__} line {line - code.co_firstlineno + 1}: {why}"
+        return None
+
+    def _node(self, node: ast.AST, scope: dict[str, Any], own: set[str], depth: int) -> str | None:
+        if isinstance(node, ast.Global | ast.Nonlocal):
+            return "a global or nonlocal statement"
+        if isinstance(node, ast.Attribute | ast.Subscript) and isinstance(node.ctx, ast.Store):
+            root = _root(node)
+            if root is None or root not in own:
+                return f"writes into {ast.unparse(node)}, which is not the code's own"
+        if isinstance(node, ast.Call):
+            return self._call(node, scope, own, depth)
+        return None
+
+    def _call(self, node: ast.Call, scope: dict[str, Any], own: set[str], depth: int) -> str | None:
+        func = node.func
+        if isinstance(func, ast.Subscript):  # asc_vf_call[f](...), GlobalTensor[T]()
+            func = func.value
+        if isinstance(func, ast.Name):
+            if func.id in own:
+                return None  # a local callable: what it is was checked where it was made
+            return self._callee(func.id, scope.get(func.id, _MISSING), depth)
+        if isinstance(func, ast.Attribute):
+            root = _root(func)
+            if root is None or root in own:
+                return None  # a method of the code's own objects (ascreg or user classes)
+            target = scope.get(root, _MISSING)
+            if isinstance(target, types.ModuleType) or _is_ascreg(target):
+                return None
+            if isinstance(target, type):
+                return self.user_class(target, depth)
+            return f"calls {ast.unparse(func)}, a method of a host object ('{root}')"
+        return None
+
+    def _callee(self, name: str, target: Any, depth: int) -> str | None:
+        if target is _MISSING:
+            return f"calls {name}, which is not defined"
+        if _is_ascreg(target) or isinstance(target, type) and issubclass(target, np.generic):
+            return None
+        if getattr(target, "__module__", None) == "builtins":
+            return None if name in _SAFE_BUILTINS else f"calls {name}"
+        if isinstance(target, type):
+            return self.user_class(target, depth)
+        if isinstance(target, types.FunctionType):
+            return self.function(target, depth + 1)
+        return f"calls {name}, which is neither ascreg nor user code"
+
+    def user_class(self, cls: type, depth: int) -> str | None:
+        for base in cls.__mro__:
+            if _is_ascreg(base) or base is object:
+                continue
+            for attr in vars(base).values():
+                if isinstance(attr, types.FunctionType):
+                    why = self.function(attr, depth + 1)
+                    if why is not None:
+                        return why
+        return None
+
+
+_MISSING = object()
+
+
+def _is_ascreg(obj: Any) -> bool:
+    module = getattr(obj, "__module__", None) or getattr(type(obj), "__module__", "")
+    return isinstance(module, str) and (module == "ascreg" or module.startswith("ascreg."))
+
+
+def _root(node: ast.AST) -> str | None:
+    while isinstance(node, ast.Attribute | ast.Subscript | ast.Call):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _closure(func: Any) -> dict[str, Any]:
+    cells = getattr(func, "__closure__", None) or ()
+    names = getattr(getattr(func, "__code__", None), "co_freevars", ())
+    found = {}
+    for name, cell in zip(names, cells, strict=False):
+        with contextlib.suppress(ValueError):
+            found[name] = cell.cell_contents
+    return found
+
+
+# -- running a launch in groups -------------------------------------------------------------
+
+_SPLITS: dict[Any, dict[int, int]] = {}
+"""Per kernel and block count: the group size found to work from each first block."""
+_CHECKED: dict[Any, bool] = {}
+"""Per kernel: its first group was checked against its blocks run one at a time (True: equal)."""
+
+
+def run_groups(runner: Any, races: GmRaceCheck) -> int:
+    """Run the leading blocks of a vector launch in groups; return the first block still to run.
+
+    *runner* is the launch's ``BlockRunner`` (:mod:`ascreg.machine.coop`): its kernel, arguments
+    and block count, and ``run_block(k)``, which the first-launch check runs blocks alone with.
+    """
+    kernel, blocks = runner.func, runner.blocks
+    name = getattr(kernel, "__name__", "kernel")
+    code = getattr(kernel, "__code__", None)
+    if not GROUPS[0] or blocks < 2 or _CHECKED.get(code) is False or _watched():
+        return 0
+    why = why_not_grouped(kernel)
+    if why is not None:
+        _tell_once(("admission", code), f"{name}: its blocks run one at a time: {why}")
+        return 0
+    splits = _SPLITS.setdefault((code, blocks), {})
+    first = 0
+    while blocks - first >= 2:
+        count = splits.get(first, min(GROUP_BLOCKS, blocks - first))
+        if count < 2:
+            return first
+        _ascreg_blocks = (first, count)  # the launch's BlockProgress reads it
+        outcome = _attempt(runner, races, first, count)
+        if isinstance(outcome, Divergent):
+            splits[first] = int(np.argmin(outcome.agree))
+            continue
+        if isinstance(outcome, BaseException):
+            _tell_once(
+                ("stopped", code, type(outcome).__name__),
+                f"{name}: blocks {first}-{first + count - 1} ran one at a time: {outcome}",
+            )
+            return first
+        if code not in _CHECKED and not _check_once(code, name, outcome, runner.run_block):
+            return first + count
+        LOG.debug("%s: blocks %d-%d ran as one group", name, first, first + count - 1)
+        first += count
+    return first
+
+
+def _watched() -> bool:
+    """Return True while a debugger or tracer (pdb, ``ascreg.emit``) or a profile watches the
+    blocks: they see each block run on its own, as written."""
+    return sys.gettrace() is not None or bool(RECORDING)
+
+
+_TOLD: set[Any] = set()
+
+
+def _tell_once(key: Any, message: str) -> None:
+    """Log *message* at DEBUG level on ``ascreg.groups``, once per *key*."""
+    if key not in _TOLD:
+        _TOLD.add(key)
+        LOG.debug(message)
+
+
+def _attempt(runner: Any, races: GmRaceCheck, first: int, count: int) -> Group | BaseException:
+    """Run one group; return it, or the exception that stopped it (everything undone)."""
+    shared = {k: v for k, v in runner.shared.items() if k != RUNNER_STATE}  # no SyncAll
+    ctx = BlockContext(first, runner.blocks, 0, runner.name, shared=shared)
+    group = Group(ctx, first, count, races)
+    ctx.group = group
+    ctx.ub = group.ub
+    ctx.ub.on_access = ctx.hook
+    untrack(ctx.ub)
+    dyn = runner.dyn_bytes
+    ctx.dynamic = ctx.ub.alloc_bytes(
+        uint8_t, dyn, label=f"extern __ubuf__ (dynamic, {dyn} bytes)"
+    )
+    ctx.block_idx = BlockLanes(np.arange(first, first + count, dtype=np.int64))  # type: ignore[assignment]
+    output = io.StringIO()
+    try:
+        with _gm_refused(), contextlib.redirect_stdout(output), warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with running_as(ctx):
+                runner.func(*runner.args, **runner.kwargs)
+            _sync_clean(ctx)
+        if output.getvalue():
+            raise GroupRefused("a block printed")
+        group.claim()
+    except Exception as error:  # noqa: BLE001 (every error reruns the blocks one at a time)
+        group.journal.rollback()
+        return error
+    finally:
+        ctx.release()
+    return group
+
+
+def _sync_clean(ctx: BlockContext) -> None:
+    from ascreg.machine.kernel import check_sync_clean  # (the launch's own end-of-block check)
+
+    check_sync_clean(ctx)
+
+
+@contextlib.contextmanager
+def _gm_refused() -> Iterator[None]:
+    """Make every access to another memory than the group's own UB stop the group."""
+    watched = [m for m in live_memories() if not isinstance(m, StackedUb)]
+    previous = [m.on_access for m in watched]
+
+    def refuse(start: int, end: int, action: str) -> None:
+        raise GroupRefused(f"{action} memory outside the group's copies")
+
+    for memory in watched:
+        memory.on_access = refuse
+    try:
+        yield
+    finally:
+        for memory, hook in zip(watched, previous, strict=True):
+            memory.on_access = hook
+
+
+def _check_once(code: Any, name: str, group: Group, run_block: Callable[[int], None]) -> bool:
+    """Check a kernel's first group against its blocks run alone; True when they agree.
+
+    The group's GM writes are undone and its blocks run one at a time; what they write stays.
+    """
+    grouped = group.written()
+    group.journal.rollback()
+    for k in range(group.first, group.first + group.count):
+        run_block(k)
+    alone = [Journal.now(m, s, old) for m, s, old in grouped]
+    same = all(np.array_equal(a, b) for (_, _, b), a in zip(grouped, alone, strict=True))
+    _CHECKED[code] = same
+    if not same:
+        warnings.warn(
+            f"{name}: a group of its blocks wrote other bytes than the blocks one at a time "
+            "(an ascreg defect: please report it); its blocks now run one at a time",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    return same
