@@ -364,7 +364,9 @@ class GlobalTensor(_ShapeCarrier, _Subscripted[T]):
     def __getitem__(self, offset: int) -> GlobalTensor[T]:
         """``xGm[offset]``: the tensor that starts *offset* elements later."""
         _ascreg_call = "GlobalTensor::operator[]"
-        if type(offset) is not int or offset < 0:  # (a plain non-negative int passes)
+        if (type(offset) is not int or offset < 0) and (  # (a plain non-negative int passes)
+            not hasattr(type(offset), "__ascreg_blocks__") or offset < 0  # (ascreg.engine.groups)
+        ):
             _offset(offset, "the offset")
         if self.size is not None and offset > self.size:
             raise OutOfBoundsError(

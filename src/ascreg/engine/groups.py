@@ -14,9 +14,9 @@ body once for a run of consecutive blocks instead:
   allocators, queues and tensors keep their ordinary ``UbPtr`` values. Its ordinary byte
   access refuses: only the copies and VF calls below read and write the rows;
 * a GM <-> UB copy moves every block's bursts at once (:meth:`Group.copy`), checking each
-  block's GM bounds and alignment, and records the pipe accesses once (the UB side is every
-  block's; the GM side is the span of all blocks' bytes, which can only report a hazard that is
-  not there); a ``__simd_vf__`` runs once per block on that block's row (:meth:`Group.vf`),
+  block's GM bounds and alignment, and records its pipe accesses once for the UB side (the
+  same bytes in every block) and once per block for the GM side; a ``__simd_vf__`` runs once
+  per block on that block's row (:meth:`Group.vf`),
   and every block must leave the same byte marks and pipe records as the first;
 * Global Memory is reached through the group's copies only: any other access, a block reading
   or writing bytes another block of the group writes, output on ``stdout``, a warning, and any
@@ -75,6 +75,8 @@ import numpy as np
 from ascreg._dtypes import uint8_t
 from ascreg.machine.block import BlockContext, _grown
 from ascreg.machine.block import block as running_as
+from ascreg.machine.convert import to_dtype
+from ascreg.machine.coop import check_sync_clean
 from ascreg.machine.crosscore import RUNNER_STATE
 from ascreg.machine.memory import (
     DATA_BLOCK,
@@ -87,8 +89,8 @@ from ascreg.machine.memory import (
     live_memories,
     untrack,
 )
-from ascreg.machine.races import GmRaceCheck
 from ascreg.machine.mte import store_atomic
+from ascreg.machine.races import GmRaceCheck
 from ascreg.machine.simt.engine import Journal
 from ascreg.machine.sync import PIPE_MTE2, PIPE_MTE3
 from ascreg.machine.trace import RECORDING
@@ -128,7 +130,9 @@ def _values(other: Any) -> Any:
 
 def _binary(fn: Callable[[Any, Any], Any], swap: bool = False) -> Callable[[Any, Any], Any]:
     def method(self: BlockLanes, other: Any) -> Any:
-        if isinstance(other, Pointer) or not isinstance(other, int | float | np.number | BlockLanes):
+        if isinstance(other, Pointer) or not isinstance(
+            other, int | float | np.number | BlockLanes
+        ):
             return NotImplemented
         a, b = (_values(other), self.values) if swap else (self.values, _values(other))
         return BlockLanes(fn(a, b))
@@ -153,6 +157,7 @@ class BlockLanes:
     __slots__ = ("values",)
     __array_ufunc__ = None  # numpy scalars and arrays defer to the reflected operators
     __ascreg_rows__ = True  # ``pointer + lanes`` defers to :meth:`__radd__`
+    __ascreg_blocks__ = True  # ``GlobalTensor[lanes]`` is a tensor of per-block pointers
 
     def __init__(self, values: Lanes) -> None:
         self.values = values
@@ -220,8 +225,8 @@ class BlockLanes:
     __ror__ = _binary(operator.or_, swap=True)
     __xor__ = _binary(operator.xor)
     __rxor__ = _binary(operator.xor, swap=True)
-    __eq__ = _binary(operator.eq)  # type: ignore[assignment]
-    __ne__ = _binary(operator.ne)  # type: ignore[assignment]
+    __eq__ = _binary(operator.eq)
+    __ne__ = _binary(operator.ne)
     __lt__ = _binary(operator.lt)
     __le__ = _binary(operator.le)
     __gt__ = _binary(operator.gt)
@@ -247,10 +252,11 @@ class BlockGmPtr(GmPtr[Any]):
     """
 
     __slots__ = ("addresses",)
-    address = property(_refused_address)  # type: ignore[assignment]
+    addresses: Lanes
+    address = property(_refused_address)
 
     @classmethod
-    def moved(cls, base: Pointer[Any], nbytes: Lanes) -> BlockGmPtr:
+    def moved(cls, base: Pointer[Any], nbytes: Any) -> BlockGmPtr:
         """Return *base* moved by ``nbytes[k]`` bytes for block *k*."""
         ptr = object.__new__(cls)
         ptr.memory, ptr.dtype, ptr.block = base.memory, base.dtype, base.block
@@ -354,14 +360,12 @@ class Group:
     # -- copies ---------------------------------------------------------------------------
 
     def copy(self, dst: Any, src: Any, burst: Any, into_ub: bool, call: str) -> None:
-        """Make a GM <-> UB copy of every block of the group (unpadded bursts only)."""
+        """Make a GM <-> UB copy of every block of the group (its bursts, padded as asked)."""
         ub, gm = (dst, src) if into_ub else (src, dst)
-        if (
-            burst.left_pad or burst.right_pad or burst.fill_to_block or burst.compact
-        ) or not isinstance(ub, UbPtr) or ub.memory is not self.ub:
+        if not isinstance(ub, UbPtr) or ub.memory is not self.ub or not isinstance(gm, GmPtr):
+            raise GroupRefused(f"{call}: a copy between other memories than GM and the UB")
+        if burst.compact or (not into_ub and _padded(burst)):
             raise GroupRefused(f"{call}: a copy form groups do not run")
-        if not isinstance(gm, GmPtr):
-            raise GroupRefused(f"{call}: a copy between two UBs")
         if not into_ub and store_atomic(self.ctx) is not None:
             raise GroupRefused(f"{call}: a store-atomic copy")
         addresses = gm.addresses if isinstance(gm, BlockGmPtr) else np.full(self.count, gm.address)
@@ -370,16 +374,42 @@ class Group:
             raise GroupRefused(f"{call}: a misaligned address")
         n, length = burst.n_burst, burst.len_burst
         ub_stride, gm_stride = (
-            (burst.dst_stride, burst.src_stride) if into_ub else (burst.src_stride, burst.dst_stride)
+            (burst.dst_stride, burst.src_stride)
+            if into_ub
+            else (burst.src_stride, burst.dst_stride)
         )
+        left, right = burst.left_pad * size, burst.right_pad * size
+        padded = left + length + right
+        dummy = -padded % DATA_BLOCK if burst.fill_to_block else 0
         offsets = np.arange(n, dtype=np.int64)
         ub_starts = ub.address + offsets * ub_stride
-        if not ub.fits(int(ub_starts[-1] - ub.address) + length) or ub_stride < 0:
+        if ub_stride < 0 or not ub.fits(int(ub_starts[-1] - ub.address) + padded + dummy):
             raise GroupRefused(f"{call}: a UB range outside its allocation")
         gm_starts = addresses[:, None] + offsets * gm_stride  # blocks x bursts
         self._check_gm(gm, gm_starts, length, call)
-        self._track(ub_starts, gm_starts, length, gm.memory, into_ub)
-        self._move(ub_starts, gm_starts, length, gm.memory, into_ub)
+        self._track(ub_starts, gm_starts, (length, padded + dummy), gm.memory, into_ub)
+        self._move(ub_starts + left, gm_starts, length, gm.memory, into_ub)
+        if padded + dummy > length:
+            self._pad(ub_starts, burst, (left, length, right, dummy), ub.dtype)
+
+    def _pad(self, ub_starts: Lanes, burst: Any, sizes: tuple[int, ...], dtype: Any) -> None:
+        """Write a padded copy's pad and dummy bytes as ``mte.gm_to_ub`` does, every block."""
+        left, length, right, dummy = sizes
+        size, rows = dtype.size, self.ub.rows
+        value = burst.pad_value
+        constant = None if value is None else to_dtype([value], dtype).view(np.uint8)
+        for start in ub_starts.tolist():
+            first = rows[:, start + left : start + left + size].copy()  # the burst's first element
+            end = start + left + length
+            dummy_value = constant if left or right or burst.constant_fill else None
+            for at, nbytes, fill in (
+                (start, left, constant),
+                (end, right, constant),
+                (end + right, dummy, dummy_value),
+            ):
+                if nbytes:
+                    unit = first if fill is None else np.broadcast_to(fill, (self.count, size))
+                    rows[:, at : at + nbytes] = np.tile(unit, (1, -(-nbytes // size)))[:, :nbytes]
 
     def _check_gm(self, gm: GmPtr[Any], starts: Lanes, length: int, call: str) -> None:
         alloc = gm.block
@@ -390,35 +420,49 @@ class Group:
             gm.memory._grow(high)
 
     def _track(
-        self, ub_starts: Lanes, gm_starts: Lanes, length: int, gm: Memory, into_ub: bool
+        self,
+        ub_starts: Lanes,
+        gm_starts: Lanes,
+        lengths: tuple[int, int],
+        gm: Memory,
+        into_ub: bool,
     ) -> None:
-        """Record the copy's pipe accesses and byte marks, once for the whole group."""
-        ctx = self.ctx
+        """Record the copy's pipe accesses and byte marks, once for the whole group.
+
+        *lengths*: the bytes of a burst in GM, and in UB with its padding.
+        """
+        ctx, (length, ub_length) = self.ctx, lengths
         tracker, pipe = ctx.tracker, PIPE_MTE2 if into_ub else PIPE_MTE3
-        end = int(ub_starts[-1]) + length
+        end = int(ub_starts[-1]) + ub_length
         if end > ctx.written.size:
             ctx.written = _grown(ctx.written, max(end, self.ub.rows.shape[1]))
             ctx.vf_stored = _grown(ctx.vf_stored, ctx.written.size)
         tracker.begin_copy(pipe)
-        low, high = int(gm_starts.min()), int(gm_starts.max()) + length
-        for ub_start in ub_starts.tolist():
+        space = id(gm)
+        for ub_start, column in zip(ub_starts.tolist(), gm_starts.T.tolist(), strict=True):
+            ub_end = ub_start + ub_length
             if into_ub:
-                tracker.access(pipe, low, high, False, id(gm))
-                ctx.mark_written(ub_start, ub_start + length)
-                tracker.access(pipe, ub_start, ub_start + length, True)
+                for start in column:  # each block's GM bytes (another block's are others)
+                    tracker.access(pipe, start, start + length, False, space)
+                ctx.mark_written(ub_start, ub_end)
+                tracker.access(pipe, ub_start, ub_end, True)
             else:
-                if not ctx.all_written(ub_start, ub_start + length):
+                if not ctx.all_written(ub_start, ub_end):
                     raise GroupRefused("a copy out of UB bytes never written")
-                tracker.access(pipe, ub_start, ub_start + length, False)
-                tracker.access(pipe, low, high, True, id(gm))
+                tracker.access(pipe, ub_start, ub_end, False)
+                for start in column:
+                    tracker.access(pipe, start, start + length, True, space)
         spans = gm_starts.reshape(self.count, -1)
         self.accesses.append((gm, spans.min(axis=1), spans.max(axis=1) + length, not into_ub))
 
     def _move(
         self, ub_starts: Lanes, gm_starts: Lanes, length: int, gm: Memory, into_ub: bool
     ) -> None:
-        """Move every block's bursts: one strided view per burst when the blocks are evenly
-        spaced in GM (the common ``x + GetBlockIdx() * n``), else gathered bytes."""
+        """Move every block's bursts, in one strided view of GM per burst.
+
+        That is when the blocks are evenly spaced in GM (the common ``x + GetBlockIdx() * n``);
+        otherwise the bytes are gathered or scattered.
+        """
         rows = self.ub.rows
         if not into_ub:
             for k in range(self.count):
@@ -490,6 +534,10 @@ class Group:
         return [(m, s, Journal.now(m, s, old).copy()) for m, s, old in self.journal.entries]
 
 
+def _padded(burst: Any) -> bool:
+    return bool(burst.left_pad or burst.right_pad or burst.fill_to_block)
+
+
 def _blocks_view(data: Lanes, starts: Lanes, length: int) -> Lanes | None:
     """Return ``blocks x length`` bytes of *data* at *starts* as one view, if evenly spaced."""
     if starts.size > 1:
@@ -505,16 +553,44 @@ def _blocks_view(data: Lanes, starts: Lanes, length: int) -> Lanes | None:
 
 
 def _no_sharing(spans: list[tuple[Lanes, Lanes, bool]], count: int) -> None:
-    """Refuse when bytes one block writes are read or written by another block of the group."""
+    """Refuse when a block reads GM bytes another block of the group writes.
+
+    Run one after another, the later block would see the earlier one's bytes (or the earlier
+    the old ones); in the group, both see what the group's order gives. Two blocks writing the
+    same bytes is the race check's (:meth:`Group.claim`). The blocks' spans of each kind are
+    first compared by their hulls (disjoint regions, the common case, end there), then byte by
+    byte.
+    """
+    reads = [(s, e) for s, e, w in spans if not w]
     writes = [(s, e) for s, e, w in spans if w]
-    if not writes:
+    if not reads or not writes:
         return
-    for starts, ends, _ in spans:
-        for w_starts, w_ends in writes:
-            overlap = (starts[:, None] < w_ends[None, :]) & (w_starts[None, :] < ends[:, None])
-            np.fill_diagonal(overlap, False)
-            if overlap.any():
-                raise GroupRefused("two blocks of the group access the same GM bytes")
+    r_lo, r_hi = _hulls(reads)
+    w_lo, w_hi = _hulls(writes)
+    overlap = (r_lo[:, None] < w_hi[None, :]) & (w_lo[None, :] < r_hi[:, None])
+    np.fill_diagonal(overlap, False)
+    if not overlap.any():
+        return
+    low = int(min(r_lo.min(), w_lo.min()))
+    writer = np.zeros(int(max(r_hi.max(), w_hi.max())) - low, dtype=np.int64)
+    for starts, ends in writes:
+        for k, (start, end) in enumerate(zip(starts.tolist(), ends.tolist(), strict=True)):
+            segment = writer[start - low : end - low]
+            segment[(segment != 0) & (segment != k + 1)] = -1  # several writers
+            segment[segment == 0] = k + 1
+    for starts, ends in reads:
+        for k, (start, end) in enumerate(zip(starts.tolist(), ends.tolist(), strict=True)):
+            segment = writer[start - low : end - low]
+            if ((segment != 0) & (segment != k + 1)).any():
+                raise GroupRefused("a block reads GM bytes another block of the group writes")
+
+
+def _hulls(spans: list[tuple[Lanes, Lanes]]) -> tuple[Lanes, Lanes]:
+    """Return each block's lowest start and highest end over *spans*."""
+    return (
+        np.minimum.reduce([s for s, _ in spans]),
+        np.maximum.reduce([e for _, e in spans]),
+    )
 
 
 def ctx_lanes(ctx: BlockContext) -> BlockLanes:
@@ -570,8 +646,8 @@ def why_not_grouped(kernel: Callable[..., Any]) -> str | None:
     >>> counts = []
     >>> def k(x):
     ...     counts.append(1)
-    >>> why_not_grouped(k)
-    "k line 2: calls counts.append, a method of a host object ('counts')"
+    >>> why_not_grouped(k).split(": ", 1)[1]
+    "calls counts.append, a method of a host object ('counts')"
     """
     code = getattr(kernel, "__code__", None)
     if code not in _WHY:
@@ -607,7 +683,7 @@ class _Admission:
             why = self._node(node, scope, own, depth)
             if why is not None:
                 line = code.co_firstlineno + getattr(node, "lineno", 1) - 1
-                return f"{func.__qualname__} line {line - code.co_firstlineno + 1}: {why}"
+                return f"{func.__qualname__} (line {line}): {why}"
         return None
 
     def _node(self, node: ast.AST, scope: dict[str, Any], own: set[str], depth: int) -> str | None:
@@ -644,7 +720,7 @@ class _Admission:
     def _callee(self, name: str, target: Any, depth: int) -> str | None:
         if target is _MISSING:
             return f"calls {name}, which is not defined"
-        if _is_ascreg(target) or isinstance(target, type) and issubclass(target, np.generic):
+        if _is_ascreg(target) or (isinstance(target, type) and issubclass(target, np.generic)):
             return None
         if getattr(target, "__module__", None) == "builtins":
             return None if name in _SAFE_BUILTINS else f"calls {name}"
@@ -669,8 +745,15 @@ class _Admission:
 _MISSING = object()
 
 
+_DEFINITIONS = (type, types.FunctionType, types.BuiltinFunctionType)
+
+
 def _is_ascreg(obj: Any) -> bool:
-    module = getattr(obj, "__module__", None) or getattr(type(obj), "__module__", "")
+    """Return True for ascreg's modules, classes, functions and objects (a kernel, ``Reg``)."""
+    if isinstance(obj, types.ModuleType):
+        module = obj.__name__
+    else:
+        module = getattr(obj if isinstance(obj, _DEFINITIONS) else type(obj), "__module__", "")
     return isinstance(module, str) and (module == "ascreg" or module.startswith("ascreg."))
 
 
@@ -731,15 +814,17 @@ def run_groups(runner: Any, races: GmRaceCheck) -> int:
             )
             return first
         if code not in _CHECKED and not _check_once(code, name, outcome, runner.run_block):
-            return first + count
+            return int(first + count)
         LOG.debug("%s: blocks %d-%d ran as one group", name, first, first + count - 1)
         first += count
     return first
 
 
 def _watched() -> bool:
-    """Return True while a debugger or tracer (pdb, ``ascreg.emit``) or a profile watches the
-    blocks: they see each block run on its own, as written."""
+    """Return True while a debugger, a tracer (pdb, ``ascreg.emit``) or a profile watches.
+
+    They see each block run on its own, as written.
+    """
     return sys.gettrace() is not None or bool(RECORDING)
 
 
@@ -763,9 +848,7 @@ def _attempt(runner: Any, races: GmRaceCheck, first: int, count: int) -> Group |
     ctx.ub.on_access = ctx.hook
     untrack(ctx.ub)
     dyn = runner.dyn_bytes
-    ctx.dynamic = ctx.ub.alloc_bytes(
-        uint8_t, dyn, label=f"extern __ubuf__ (dynamic, {dyn} bytes)"
-    )
+    ctx.dynamic = ctx.ub.alloc_bytes(uint8_t, dyn, label=f"extern __ubuf__ (dynamic, {dyn} bytes)")
     ctx.block_idx = BlockLanes(np.arange(first, first + count, dtype=np.int64))  # type: ignore[assignment]
     output = io.StringIO()
     try:
@@ -773,22 +856,16 @@ def _attempt(runner: Any, races: GmRaceCheck, first: int, count: int) -> Group |
             warnings.simplefilter("error")
             with running_as(ctx):
                 runner.func(*runner.args, **runner.kwargs)
-            _sync_clean(ctx)
+            check_sync_clean(ctx)  # the launch's own end-of-block check
         if output.getvalue():
             raise GroupRefused("a block printed")
         group.claim()
-    except Exception as error:  # noqa: BLE001 (every error reruns the blocks one at a time)
+    except Exception as error:
         group.journal.rollback()
         return error
     finally:
         ctx.release()
     return group
-
-
-def _sync_clean(ctx: BlockContext) -> None:
-    from ascreg.machine.kernel import check_sync_clean  # (the launch's own end-of-block check)
-
-    check_sync_clean(ctx)
 
 
 @contextlib.contextmanager

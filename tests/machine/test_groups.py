@@ -1,0 +1,266 @@
+"""SIMD block groups give exactly what the blocks give one at a time: results, errors, output.
+
+Each kernel runs twice, with groups (the default) and with ``GROUPS[0]`` off, and the GM
+results (or the error messages) must be equal; the ``ascreg.groups`` log says whether the
+blocks really ran as a group, so a test of the grouped path cannot pass by falling back.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ascreg import GlobalMemory, GmPtr, Ref, Reg, UbPtr, float32_t
+from ascreg.basic import (
+    PIPE_ALL,
+    DataCopy,
+    DataCopyExtParams,
+    DataCopyPad,
+    GetBlockIdx,
+    GetBlockNum,
+    GlobalTensor,
+    Hardware,
+    LocalMemAllocator,
+    PipeBarrier,
+    asc_vf_call,
+)
+from ascreg.engine import groups
+from ascreg.engine.groups import BlockGmPtr, BlockLanes, Divergent, GroupRefused
+from ascreg.errors import OutOfBoundsError, SyncError
+from ascreg.machine.kernel import __global__, __simd_vf__, __vector__
+
+N = 256  # floats per block
+
+
+@__simd_vf__
+def affine(dst: UbPtr[float32_t], src: UbPtr[float32_t], count: int, scale: float) -> None:
+    """dst = src * scale + 1 on *count* floats (UpdateMask tail)."""
+    x, y = Reg.RegTensor[float32_t](), Reg.RegTensor[float32_t]()
+    left = Ref(count)
+    for i in range((count + 63) // 64):
+        mask = Reg.UpdateMask[float32_t](left)
+        Reg.LoadAlign(x, src + i * 64)
+        Reg.Muls(y, x, np.float32(scale), mask)
+        Reg.Adds(y, y, np.float32(1.0), mask)
+        Reg.StoreAlign(dst + i * 64, y, mask)
+
+
+@__global__
+@__vector__
+def tile_kernel(x: GmPtr[float32_t], y: GmPtr[float32_t], n: int, scale: float) -> None:
+    """Each block: copy its n floats in, the VF, copy them out (a tail block has fewer)."""
+    count = n
+    if GetBlockIdx() == GetBlockNum() - 1:
+        count = n - 8  # the tail block's branch: the group splits before it
+    xGm, yGm = GlobalTensor[float32_t](), GlobalTensor[float32_t]()
+    xGm.SetGlobalBuffer(x + GetBlockIdx() * n)
+    yGm.SetGlobalBuffer(y)
+    allocator = LocalMemAllocator[Hardware.UB]()
+    xLocal = allocator.Alloc[float32_t, N]()
+    yLocal = allocator.Alloc[float32_t, N]()
+    DataCopy(xLocal, xGm, n)
+    PipeBarrier[PIPE_ALL]()
+    asc_vf_call[affine](yLocal.GetPhyAddr(), xLocal.GetPhyAddr(), count, scale)
+    PipeBarrier[PIPE_ALL]()
+    DataCopyPad(
+        yGm[GetBlockIdx() * n], yLocal, DataCopyExtParams(1, count * float32_t.size, 0, 0, 0)
+    )
+
+
+@pytest.fixture
+def group_log(caplog: pytest.LogCaptureFixture) -> Iterator[pytest.LogCaptureFixture]:
+    caplog.set_level(logging.DEBUG, logger="ascreg.groups")
+    yield caplog
+
+
+@pytest.fixture
+def without_groups() -> Iterator[Callable[[Callable[[], Any]], Any]]:
+    before = groups.GROUPS[0]
+
+    def run(call: Callable[[], Any]) -> Any:
+        groups.GROUPS[0] = False
+        try:
+            return call()
+        finally:
+            groups.GROUPS[0] = before
+
+    yield run
+
+
+def _grouped(caplog: pytest.LogCaptureFixture, name: str) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.getMessage().startswith(name)]
+
+
+def _run_tile(blocks: int, n: int, x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    gm = GlobalMemory()
+    xg, yg = gm.alloc(float32_t, blocks * n), gm.alloc(float32_t, blocks * n)
+    xg.write(x)
+    tile_kernel[blocks, 0, None](xg, yg, n, 0.5)
+    return yg.read(blocks * n)
+
+
+def test_a_group_gives_the_blocks_results_and_splits_before_a_tail_block(
+    group_log: pytest.LogCaptureFixture, without_groups: Any
+) -> None:
+    x = np.random.default_rng(1).uniform(-4, 4, 8 * N).astype(np.float32)
+    grouped = _run_tile(8, N, x)
+    alone = without_groups(lambda: _run_tile(8, N, x))
+    np.testing.assert_array_equal(grouped, alone)
+    expected = (x * np.float32(0.5) + np.float32(1.0)).reshape(8, N)
+    expected[-1, -8:] = 0  # the tail block copies out n - 8 floats
+    np.testing.assert_array_equal(grouped.reshape(8, N), expected)
+    assert "tile_kernel: blocks 0-6 ran as one group" in _grouped(group_log, "tile_kernel")
+
+
+@settings(max_examples=15, deadline=None, derandomize=True)
+@given(
+    blocks=st.integers(2, 9),
+    n=st.sampled_from([64, 72, 128, 200, 256]),
+    seed=st.integers(0, 2**16),
+)
+def test_groups_equal_blocks_one_at_a_time(blocks: int, n: int, seed: int) -> None:
+    x = np.random.default_rng(seed).standard_normal(blocks * n).astype(np.float32)
+    grouped = _run_tile(blocks, n, x)
+    before, groups.GROUPS[0] = groups.GROUPS[0], False
+    try:
+        alone = _run_tile(blocks, n, x)
+    finally:
+        groups.GROUPS[0] = before
+    np.testing.assert_array_equal(grouped, alone)
+
+
+def test_an_error_of_one_block_is_the_error_of_that_block(without_groups: Any) -> None:
+    def run() -> str:
+        gm = GlobalMemory()
+        x, y = gm.alloc(float32_t, 4 * N - 64), gm.alloc(float32_t, 4 * N)  # block 3 overruns x
+        with pytest.raises(OutOfBoundsError) as error:
+            tile_kernel[4, 0, None](x, y, N, 2.0)
+        return re.sub(r"launch \d+", "launch N", str(error.value) + "".join(error.value.__notes__))
+
+    assert run() == without_groups(run)
+    assert "in block 3 of tile_kernel" in run()
+
+
+@__global__
+@__vector__
+def chained(x: GmPtr[float32_t], n: int) -> None:
+    """Block k reads the floats block k - 1 writes (blocks run in order give a running copy)."""
+    gm = GlobalTensor[float32_t]()
+    gm.SetGlobalBuffer(x)
+    local = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, N]()
+    DataCopy(local, gm[GetBlockIdx() * n], n)
+    PipeBarrier[PIPE_ALL]()
+    DataCopy(gm[(GetBlockIdx() + 1) * n], local, n)
+
+
+def test_a_block_reading_another_blocks_bytes_runs_in_block_order(
+    group_log: pytest.LogCaptureFixture,
+) -> None:
+    gm = GlobalMemory()
+    x = gm.alloc(float32_t, 5 * 64)
+    x.write(np.concatenate([np.arange(64), np.zeros(4 * 64)]))
+    chained[4, 0, None](x, 64)
+    assert (x.read(5 * 64).reshape(5, 64) == np.arange(64)).all()  # copied down the chain
+    assert any("ran one at a time" in m for m in _grouped(group_log, "chained"))
+
+
+@__global__
+@__vector__
+def same_bytes(x: GmPtr[float32_t]) -> None:
+    local = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 64]()
+    gm = GlobalTensor[float32_t]()
+    gm.SetGlobalBuffer(x)
+    DataCopy(local, gm[GetBlockIdx() * 64], 64)
+    PipeBarrier[PIPE_ALL]()
+    DataCopy(gm[GetBlockNum() * 64], local, 64)  # every block writes the same floats
+
+
+def test_a_cross_block_race_is_reported_as_one_at_a_time(without_groups: Any) -> None:
+    def run() -> str:
+        x = GlobalMemory().alloc(float32_t, 5 * 64)
+        with pytest.raises(SyncError) as error:
+            same_bytes[4, 0, None](x)
+        return str(error.value)
+
+    assert run() == without_groups(run)
+    assert "block 1 writes" in run()
+
+
+SEEN: list[int] = []
+
+
+@__global__
+@__vector__
+def noting(x: GmPtr[float32_t]) -> None:
+    SEEN.append(int(GetBlockIdx()))  # a host side effect: once per block, in order
+
+
+@__global__
+@__vector__
+def printing(x: GmPtr[float32_t]) -> None:
+    local = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 64]()
+    gm = GlobalTensor[float32_t]()
+    gm.SetGlobalBuffer(x + GetBlockIdx() * 64)
+    DataCopy(local, gm, 64)
+    PipeBarrier[PIPE_ALL]()
+    print("block", GetBlockIdx())
+
+
+def test_host_effects_and_output_stay_one_per_block(capsys: pytest.CaptureFixture[str]) -> None:
+    x = GlobalMemory().alloc(float32_t, 4 * 64)
+    SEEN.clear()
+    noting[4, 0, None](x)
+    assert SEEN == [0, 1, 2, 3]
+    line = noting.func.__code__.co_firstlineno + 3  # (the decorators, then the def)
+    assert groups.why_not_grouped(noting.func) == (
+        f"noting (line {line}): calls SEEN.append, a method of a host object ('SEEN')"
+    )
+    printing[4, 0, None](x)
+    assert capsys.readouterr().out == "".join(f"block {k}\n" for k in range(4))
+
+
+def test_a_group_that_writes_other_bytes_than_its_blocks_turns_groups_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    @__global__
+    @__vector__
+    def checked(x: GmPtr[float32_t], y: GmPtr[float32_t], n: int, scale: float) -> None:
+        tile_kernel.func(x, y, n, scale)
+
+    real = groups.Group._move
+
+    def wrong(self: Any, *args: Any) -> None:  # a defect: every block moves block 0's bytes
+        real(self, *args)
+        self.ub.rows[1:] = self.ub.rows[:1]
+
+    monkeypatch.setattr(groups.Group, "_move", wrong)
+    gm = GlobalMemory()
+    x, y = gm.alloc(float32_t, 4 * N), gm.alloc(float32_t, 4 * N)
+    x.write(np.arange(4 * N))
+    with pytest.warns(RuntimeWarning, match="an ascreg defect"):
+        checked[4, 0, None](x, y, N, 1.0)
+    assert y.read(4 * N)[N] == np.float32(N + 1)  # the blocks' own result stays
+    assert groups._CHECKED[checked.func.__code__] is False
+
+
+def test_block_lanes_keep_per_block_values_and_refuse_to_be_one() -> None:
+    lanes = BlockLanes(np.arange(4, dtype=np.int64))
+    assert ((lanes * 3 + 1) // 2).values.tolist() == [0, 2, 3, 5]
+    assert (7 - lanes).values.tolist() == [7, 6, 5, 4]
+    assert int(lanes * 0 + 5) == 5 and not bool(lanes < 0)
+    with pytest.raises(Divergent) as divergent:
+        bool(lanes == 3)
+    assert divergent.value.agree.tolist() == [True, True, True, False]
+    with pytest.raises(Divergent):
+        range(lanes)  # type: ignore[call-overload]
+    ptr = GlobalMemory().alloc(float32_t, 64) + lanes * 4
+    assert isinstance(ptr, BlockGmPtr) and (ptr + 1).addresses.tolist() == [4, 20, 36, 52]
+    with pytest.raises(GroupRefused):
+        ptr.address  # noqa: B018 (the access is the test)
