@@ -53,7 +53,8 @@ _FLT_MAX = float(np.finfo(np.float32).max)
 
 
 def _f64(a: Arr) -> Arr:
-    return np.asarray(a).astype(F64)
+    with quiet():  # a signalling NaN becomes a quiet one: data, not a warning
+        return np.asarray(a).astype(F64)
 
 
 def _midpoint_distance(approx: Arr, rounded: Arr) -> Arr:
