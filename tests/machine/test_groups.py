@@ -32,6 +32,7 @@ from ascreg.basic import (
     asc_vf_call,
 )
 from ascreg.engine import groups
+from ascreg.engine.batch import RowPointer
 from ascreg.engine.groups import BlockGmPtr, BlockLanes, Divergent, GroupRefused
 from ascreg.errors import OutOfBoundsError, SyncError
 from ascreg.machine.kernel import __global__, __simd_vf__, __vector__
@@ -264,3 +265,105 @@ def test_block_lanes_keep_per_block_values_and_refuse_to_be_one() -> None:
     assert isinstance(ptr, BlockGmPtr) and (ptr + 1).addresses.tolist() == [4, 20, 36, 52]
     with pytest.raises(GroupRefused):
         ptr.address  # noqa: B018 (the access is the test)
+
+
+@__simd_vf__
+def running_max(dst: UbPtr[float32_t], src: UbPtr[float32_t], count: int) -> None:
+    """dst[0:64] = the lane-wise maximum over the 64-float rows (a carried register)."""
+    x, m = Reg.RegTensor[float32_t](), Reg.RegTensor[float32_t]()
+    full = Reg.CreateMask[float32_t]()
+    Reg.Duplicate(m, np.float32(-np.inf), full)
+    for i in range(count // 64):
+        Reg.LoadAlign(x, src + i * 64)
+        Reg.Max(m, m, x, full)
+    Reg.StoreAlign(dst, m, full)
+
+
+@__global__
+@__vector__
+def max_kernel(x: GmPtr[float32_t], y: GmPtr[float32_t]) -> None:
+    xGm, yGm = GlobalTensor[float32_t](), GlobalTensor[float32_t]()
+    xGm.SetGlobalBuffer(x + GetBlockIdx() * N)
+    yGm.SetGlobalBuffer(y + GetBlockIdx() * 64)
+    allocator = LocalMemAllocator[Hardware.UB]()
+    xLocal, yLocal = allocator.Alloc[float32_t, N](), allocator.Alloc[float32_t, 64]()
+    DataCopy(xLocal, xGm, N)
+    PipeBarrier[PIPE_ALL]()
+    asc_vf_call[running_max](yLocal.GetPhyAddr(), xLocal.GetPhyAddr(), N)
+    PipeBarrier[PIPE_ALL]()
+    DataCopy(yGm, yLocal, 64)
+
+
+def test_a_vf_runs_once_for_a_group_and_is_checked_against_its_blocks(
+    group_log: pytest.LogCaptureFixture,
+) -> None:
+    code = affine.__wrapped__.__code__  # type: ignore[attr-defined]
+    x = np.random.default_rng(5).uniform(-4, 4, 6 * N).astype(np.float32)
+    for _ in range(3):
+        _run_tile(6, N, x)
+    assert groups._VF_CHECKS[code] == groups._VF_CHECK_RUNS  # checked, then trusted
+    assert not any("affine" in m for m in _grouped(group_log, "affine"))
+
+
+def test_a_vf_with_a_carried_register_runs_block_by_block_in_a_group(
+    group_log: pytest.LogCaptureFixture, without_groups: Any
+) -> None:
+    def run() -> np.ndarray[Any, Any]:
+        gm = GlobalMemory()
+        x, y = gm.alloc(float32_t, 4 * N), gm.alloc(float32_t, 4 * 64)
+        x.write(np.random.default_rng(2).standard_normal(4 * N))
+        max_kernel[4, 0, None](x, y)
+        return y.read(4 * 64)
+
+    grouped = run()
+    np.testing.assert_array_equal(grouped, without_groups(run))
+    source = np.random.default_rng(2).standard_normal(4 * N).astype(np.float32)
+    np.testing.assert_array_equal(grouped.reshape(4, 64), source.reshape(4, -1, 64).max(axis=1))
+    code = running_max.__wrapped__.__code__  # type: ignore[attr-defined]
+    assert any(key[0] is code for key in groups._VF_REFUSED)  # refused for a whole group
+    assert "max_kernel: blocks 0-3 ran as one group" in _grouped(group_log, "max_kernel")
+    assert any("runs block by block" in m for m in _grouped(group_log, "running_max"))
+
+
+def test_a_vf_whose_group_run_differs_from_its_blocks_runs_block_by_block(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    @__simd_vf__
+    def copy_rows(dst: UbPtr[float32_t], src: UbPtr[float32_t], count: int) -> None:
+        x, full = Reg.RegTensor[float32_t](), Reg.CreateMask[float32_t]()
+        for i in range(count // 64):
+            Reg.LoadAlign(x, src + i * 64)
+            Reg.StoreAlign(dst + i * 64, x, full)
+
+    @__global__
+    @__vector__
+    def copying(x: GmPtr[float32_t], y: GmPtr[float32_t]) -> None:
+        xGm, yGm = GlobalTensor[float32_t](), GlobalTensor[float32_t]()
+        xGm.SetGlobalBuffer(x + GetBlockIdx() * N)
+        yGm.SetGlobalBuffer(y + GetBlockIdx() * N)
+        allocator = LocalMemAllocator[Hardware.UB]()
+        xLocal, yLocal = allocator.Alloc[float32_t, N](), allocator.Alloc[float32_t, N]()
+        DataCopy(xLocal, xGm, N)
+        PipeBarrier[PIPE_ALL]()
+        asc_vf_call[copy_rows](yLocal.GetPhyAddr(), xLocal.GetPhyAddr(), N)
+        PipeBarrier[PIPE_ALL]()
+        DataCopy(yGm, yLocal, N)
+
+    real = RowPointer._block_rows
+
+    def first_block_only(self: Any, data: Any, *args: Any) -> Any:  # a defect
+        rows = real(self, data, *args)
+        return (
+            rows
+            if rows.base is not None and rows.flags.writeable
+            else rows[:1].repeat(rows.shape[0], axis=0)
+        )
+
+    monkeypatch.setattr(RowPointer, "_block_rows", first_block_only)
+    gm = GlobalMemory()
+    x, y = gm.alloc(float32_t, 4 * N), gm.alloc(float32_t, 4 * N)
+    x.write(np.arange(4 * N))
+    with pytest.warns(RuntimeWarning, match="an ascreg defect"):
+        copying[4, 0, None](x, y)
+    np.testing.assert_array_equal(y.read(4 * N), np.arange(4 * N))  # the blocks' own result
+    assert groups._VF_CHECKS[copy_rows.__wrapped__.__code__] == -1  # type: ignore[attr-defined]

@@ -124,7 +124,17 @@ def zero_masked(values: Lanes, active: Lanes) -> Lanes:
     """
     if id(active) in _ALL_ON_IDS and active.shape == values.shape:
         return values  # every lane on: nothing to zero
+    if (
+        values.size >= _WHOLE_TEST_FROM
+        and active.shape == values.shape[values.ndim - active.ndim :]
+        and active.all()
+    ):
+        return values  # a large batch with every lane on: one test instead of a copy
     return np.where(active, values, np.zeros((), dtype=values.dtype))
+
+
+_WHOLE_TEST_FROM = 1 << 14
+"""From this many lanes, :func:`zero_masked` first tests whether every lane is on."""
 
 
 def compare_bits(mode: str, a: Lanes, b: Lanes | Any, active: Lanes, stride: int) -> Lanes:

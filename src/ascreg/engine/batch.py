@@ -69,6 +69,22 @@ MIN_ITERATIONS = 2
 Lanes = np.ndarray[Any, Any]
 
 
+class _PerBlock:
+    """What a register holds after a block group's batched loop: a value per block.
+
+    Nothing may read it (the group then runs its blocks one at a time, :mod:`ascreg.engine.groups`):
+    every attribute, arithmetic and numpy use raises :class:`Fallback`.
+    """
+
+    __array_ufunc__ = None
+
+    def __getattr__(self, name: str) -> Any:
+        raise group_fallback("a register holds a value per block of a group")
+
+    def __array__(self, *args: Any, **kwargs: Any) -> Any:
+        raise group_fallback("a register holds a value per block of a group")
+
+
 class Fallback(Exception):
     """Raised inside a batched attempt when only eager execution gives the right result.
 
@@ -103,11 +119,28 @@ class Carried(Fallback):
     """
 
 
+ALL_BLOCKS = [False]
+"""True while a block group's VF runs once for all its blocks (:mod:`ascreg.engine.groups`):
+its loads hold one row of lanes per block and iteration; carried registers and inner loops
+then refuse the batch."""
+_PER_BLOCK: Any = _PerBlock()
+"""The value of a register a block group's batched loop left (see :class:`_PerBlock`)."""
+
+
 def fallback(reason: str, *, scope: str = "form") -> Fallback:
     """Return the :class:`Fallback` for *reason* (raise it); *scope*: see :class:`Fallback`."""
     error = Fallback(reason)
     error.scope = scope
     return error
+
+
+def group_fallback(reason: str) -> Fallback:
+    """Return the :class:`Fallback` of a block group's VF (:data:`ALL_BLOCKS`).
+
+    Not remembered (:meth:`Batch.abandon` remembers nothing while :data:`ALL_BLOCKS`): the
+    group then runs the VF block by block, where the loop batches as it always does.
+    """
+    return fallback(reason, scope="state")
 
 
 # -- values with one entry per iteration --------------------------------------------------------
@@ -496,6 +529,9 @@ class RowPointer(UbPtr[Any]):
             raise fallback("an access leaves its allocation in some iteration", scope="layout")
         memory = self.memory
         data = memory.data
+        if data.ndim == 2:  # the UB rows of a block group (ascreg.engine.groups), all at once
+            _ACTIVE[-1].access(memory, self.rows, nbytes, write, self.which, step, span)
+            return self._block_rows(data, count, step, start, write)
         if high > data.size:
             memory._grow(high)
             data = memory.data
@@ -526,6 +562,30 @@ class RowPointer(UbPtr[Any]):
             )  # fmt: skip
         # kept for the next call on the same array (a plan's replay makes the same accesses)
         self.known[count, write] = (*facts[:-1], (data, view))  # type: ignore[index]
+        return view
+
+    def _block_rows(
+        self, data: Lanes, count: int, step: int | None, start: int, write: bool
+    ) -> Lanes:
+        """Return ``blocks x iterations x count`` elements: :meth:`view` in every block's row.
+
+        *data* holds one row of UB bytes per block of a group; a store needs a view (evenly
+        spaced rows), a load may gather.
+        """
+        typed = np.asarray(data).view(self.dtype.np_dtype)  # blocks x elements, plain
+        rows, size = self.rows, self.dtype.size
+        if step is None or step <= 0:
+            if write:
+                raise group_fallback("a block group stores through unevenly spaced rows")
+            found: Lanes = typed[:, (rows // size)[:, None] + np.arange(count)]
+            return found
+        strides = (typed.strides[0], step, typed.itemsize)
+        if (rows.size - 1) * step + count * size > data.shape[1] - rows[0]:
+            raise group_fallback("an access past the group's UB rows")
+        view: Lanes = np.lib.stride_tricks.as_strided(
+            typed[:, start:], shape=(typed.shape[0], rows.size, count), strides=strides,
+            writeable=write,
+        )  # fmt: skip
         return view
 
     def _layout(self, count: int, write: bool) -> tuple[Any, ...]:
@@ -758,7 +818,7 @@ class Batch:
         lanes, dtype = _layout(reg) if known is None else known[2]
         shape = new.shape
         if (
-            len(shape) not in (1, 2)
+            len(shape) not in ((1, 2, 3) if ALL_BLOCKS[0] else (1, 2))
             or shape[-1] != lanes
             or (dtype is not None and new.dtype is not dtype and new.dtype != dtype)
         ):
@@ -892,9 +952,9 @@ class Batch:
         """
         if span is None:
             span = int(rows.min()), int(rows.max()) + nbytes
-        if write:
+        if write:  # (``...``: a block group's UB holds one row of bytes per block)
             low, high = span
-            self.saved.append((memory, low, memory.data[low:high].copy()))
+            self.saved.append((memory, low, memory.data[..., low:high].copy()))
         self.accesses.append((memory, rows, nbytes, write, which, step, span))
         hook = memory.on_access
         if hook is not None:
@@ -1007,6 +1067,8 @@ class Batch:
             held = reg.held()
             if held is not None and held.ndim == 2:
                 reg.restore(held[-1])
+            elif held is not None and held.ndim == 3:  # a block group's: one value per block
+                reg.restore(_PER_BLOCK)
         for ref, _old in self.refs.values():
             ref.value = self.last(ref.value)
 
@@ -1061,7 +1123,7 @@ class Batch:
         if self.phase is not None:
             self.phase.merge(self)
         for memory, start, old in reversed(self.saved):
-            memory.data[start : start + old.size] = old
+            memory.data[..., start : start + old.shape[-1]] = old
         for reg, old, _layout in self.registers.values():
             reg.restore(old)
         for ref, old in self.refs.values():
@@ -1074,7 +1136,7 @@ class Batch:
         reason = str(error) if refused else f"{type(error).__name__}: {error}"
         what = "its plan is not replayed" if replay else "runs eagerly"
         LOG.debug("%s: %s (%s)", self.where, what, reason)
-        if not replay:
+        if not replay and not ALL_BLOCKS[0]:  # (a block group's VF runs again block by block)
             if refused:  # remembered for the calls it depends on: no second attempt at them
                 self.site.refuse(self.iterations, self.inputs, error.scope, reason)  # type: ignore[attr-defined]
             self.site.eager(reason, warn=refused)

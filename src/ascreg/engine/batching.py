@@ -38,7 +38,7 @@ import numpy as np
 
 from ascreg._frontend.rules import ROWS
 from ascreg.engine import nested
-from ascreg.engine.batch import Carried, current, fallback
+from ascreg.engine.batch import ALL_BLOCKS, Carried, current, fallback, group_fallback
 from ascreg.machine.hook import ACTIVE
 from ascreg.machine.registers import MaskReg, RegTensor, storage
 
@@ -108,6 +108,8 @@ def scan(op: Any, impl: Any, args: tuple[Any, ...], batch: Any) -> Any:
     operands = (storage(a) for a in args if isinstance(a, RegTensor | MaskReg))
     registers = list({id(a): a for a in operands}.values())
     held = [reg.held() for reg in registers]
+    if ALL_BLOCKS[0]:
+        raise group_fallback(f"{op.name} carries a register in a block group's VF")
     for reg, value in zip(registers, held, strict=True):
         reg.restore(value)  # as it is (a mask's bits made once): unchanged unless written
     rows = [

@@ -73,6 +73,7 @@ from typing import Any
 import numpy as np
 
 from ascreg._dtypes import uint8_t
+from ascreg.engine.batch import ALL_BLOCKS
 from ascreg.machine.block import BlockContext, _grown
 from ascreg.machine.block import block as running_as
 from ascreg.machine.convert import to_dtype
@@ -299,6 +300,19 @@ class BlockGmPtr(GmPtr[Any]):
 _NO_BYTES = np.zeros(0, dtype=np.uint8)
 
 
+class BlockRows(np.ndarray):
+    """A block group's UB rows as its memory's ``data`` (:meth:`StackedUb.use_all`).
+
+    Its ``size`` is 0, so code that knows only one row of bytes per memory finds every access
+    outside the data and takes the bounds check, which refuses.
+    """
+
+    @property
+    def size(self) -> int:
+        """0: no byte of the rows is one memory's (see the class)."""
+        return 0
+
+
 class StackedUb(UnifiedBuffer):
     """The Unified Buffers of a group's blocks: the same allocations, one row of bytes each.
 
@@ -332,6 +346,16 @@ class StackedUb(UnifiedBuffer):
         if self.active is None:
             raise GroupRefused(f"{action} UB outside the group's copies and VFs ({ptr!r})")
         return super().check(ptr, nbytes, action)
+
+    def use_all(self) -> None:
+        """Make the memory every block's UB at once (a VF runs for the whole group).
+
+        Its ``data`` is then the blocks x bytes rows (:class:`BlockRows`): only a batched
+        loop's accesses (``ascreg.engine.batch.RowPointer``) know it; every other access
+        refuses.
+        """
+        self.active, self.data = None, self.rows.view(BlockRows)
+        self._typed.clear()
 
     def use_row(self, k: int) -> None:
         """Make the memory block *k*'s UB (a VF of that block runs)."""
@@ -485,7 +509,96 @@ class Group:
 
     # -- VF calls -------------------------------------------------------------------------
 
-    def vf(self, run: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    def vf(
+        self,
+        func: Callable[..., Any],
+        run: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+    ) -> None:
+        """Run the ``__simd_vf__`` *func* (its runner *run*) for every block of the group.
+
+        Once for all blocks where :meth:`_all_blocks` can, else once per block
+        (:meth:`_per_block`).
+        """
+        if not self._all_blocks(func, run, args, kwargs):
+            self._per_block(run, args, kwargs)
+
+    def _all_blocks(
+        self,
+        func: Callable[..., Any],
+        run: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+    ) -> bool:
+        """Run the VF once, its batched loops on every block's row at once; False if not.
+
+        Its loads then hold one row of lanes per block and iteration (the block is a leading
+        axis), its stores write every row, and what only one block could do refuses
+        (``ascreg.engine.batch.ALL_BLOCKS``: a carried register, an inner loop, a register
+        read after its loop, any access outside a batched loop): the UB rows and byte marks
+        are put back and the VF runs block by block. The first runs of each VF whose blocks
+        hold different bytes are checked against the block-by-block run (:data:`_VF_CHECKS`).
+        """
+        code = getattr(func, "__code__", None)
+        checks = _VF_CHECKS.get(code, 0)
+        values = (*args, *kwargs.values())
+        if checks < 0 or any(isinstance(v, BlockLanes | BlockGmPtr) for v in values):
+            return False
+        key = (code, *map(_form, values))
+        if key in _VF_REFUSED:
+            return False
+        ctx, top = self.ctx, self.ub.top
+        rows_before, marks = self.ub.rows[:, :top].copy(), ctx.checkpoint()
+        self.ub.use_all()
+        ALL_BLOCKS[0] = True
+        try:
+            run(*args, **kwargs)
+        except Exception as error:
+            self.ub.rows[:, :top] = rows_before
+            ctx.restore(marks)
+            if len(_VF_REFUSED) >= 1024:
+                _VF_REFUSED.clear()
+            _VF_REFUSED.add(key)  # not tried again with these arguments
+            name = getattr(func, "__name__", "VF")
+            _tell_once(("vf", code), f"{name}: runs block by block in groups: {error}")
+            return False
+        finally:
+            ALL_BLOCKS[0] = False
+            self.ub.leave_row()
+        if checks < _VF_CHECK_RUNS and not (rows_before == rows_before[:1]).all():
+            self._check_all_blocks(func, checks, run, (args, kwargs), (rows_before, marks))
+        return True
+
+    def _check_all_blocks(
+        self,
+        func: Callable[..., Any],
+        checks: int,
+        run: Callable[..., Any],
+        call: tuple[tuple[Any, ...], dict[str, Any]],
+        before: tuple[Any, ...],
+    ) -> None:
+        """Run the VF again block by block from *before*; compare the UB rows and marks."""
+        ctx, top = self.ctx, self.ub.top
+        rows_before, marks = before
+        grouped, grouped_marks = self.ub.rows[:, :top].copy(), ctx.written.copy()
+        self.ub.rows[:, :top] = rows_before
+        ctx.restore(marks)
+        self._per_block(run, *call)
+        same = np.array_equal(self.ub.rows[:, :top], grouped) and np.array_equal(
+            ctx.written, grouped_marks
+        )
+        _VF_CHECKS[getattr(func, "__code__", None)] = checks + 1 if same else -1
+        if not same:  # said after the group (whose warnings stop it)
+            _DEFECTS.append(
+                f"{getattr(func, '__name__', 'a VF')}: run once for a group of blocks, it left "
+                "other UB bytes than its blocks one at a time (an ascreg defect: please report "
+                "it); it now runs block by block"
+            )
+
+    def _per_block(
+        self, run: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> None:
         """Run a ``__simd_vf__`` once per block, on that block's UB row and arguments.
 
         Every block starts from the byte marks the group had before the call and must end with
@@ -775,6 +888,24 @@ def _closure(func: Any) -> dict[str, Any]:
 
 # -- running a launch in groups -------------------------------------------------------------
 
+_VF_CHECKS: dict[Any, int] = {}
+"""Per VF (its code): how many of its runs for a whole group were checked against its blocks
+one at a time and agreed; -1 once one did not (it then runs block by block)."""
+_VF_REFUSED: set[tuple[Any, ...]] = set()
+"""The VFs (code and argument forms, :func:`_form`) whose run for a whole group failed."""
+
+
+def _form(value: Any) -> Any:
+    """Return what a VF's run for a whole group may depend on in an argument."""
+    if isinstance(value, Pointer):
+        return (id(value.memory), value.address, value.dtype)
+    return value if isinstance(value, int | float | str | bool | None) else type(value)
+
+
+_DEFECTS: list[str] = []
+"""Differences the checks found in the running group, warned about after it."""
+_VF_CHECK_RUNS = 2
+"""How many runs for a whole group of each VF are checked."""
 _SPLITS: dict[Any, dict[int, int]] = {}
 """Per kernel and block count: the group size found to work from each first block."""
 _CHECKED: dict[Any, bool] = {}
@@ -804,6 +935,9 @@ def run_groups(runner: Any, races: GmRaceCheck) -> int:
             return first
         _ascreg_blocks = (first, count)  # the launch's BlockProgress reads it
         outcome = _attempt(runner, races, first, count)
+        for defect in _DEFECTS:
+            warnings.warn(defect, RuntimeWarning, stacklevel=4)
+        _DEFECTS.clear()
         if isinstance(outcome, Divergent):
             splits[first] = int(np.argmin(outcome.agree))
             continue

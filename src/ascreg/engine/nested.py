@@ -55,6 +55,7 @@ import numpy as np
 
 from ascreg.engine.batch import (
     _ACTIVE,
+    ALL_BLOCKS,
     MAX_ITERATIONS,
     Batch,
     Fallback,
@@ -63,6 +64,7 @@ from ascreg.engine.batch import (
     Unflattened,
     _layout,
     fallback,
+    group_fallback,
 )
 from ascreg.machine.ref import EPOCH
 from ascreg.machine.registers import MaskReg, RegTensor, storage
@@ -180,6 +182,8 @@ class Inner:
 def begin(m: int) -> None:
     """Start a phase of *m* inner iterations in the running batch (a plan replays it too)."""
     batch = _ACTIVE[-1]
+    if ALL_BLOCKS[0]:
+        raise group_fallback("an inner loop in a block group's VF")
     count = batch.count
     phase = batch.phase = Phase(count, m, batch.registers)
     for reg, _old, _shape in batch.registers.values():

@@ -327,7 +327,8 @@ def __simd_vf__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
                     "must be __ubuf__ (a VF cannot address GM)"
                 )
         if ctx.group is not None:  # once per block of a group (ascreg.engine.groups)
-            return ctx.group.vf(lambda *a, **k: run_on_vector(ctx, body, a, k), args, kwargs)
+            run = functools.partial(run_on_vector, ctx, body)
+            return ctx.group.vf(func, lambda *a, **k: run(a, k), args, kwargs)
         return run_on_vector(ctx, body, args, kwargs)
 
     setattr(vf, KIND_ATTR, "simd_vf")
