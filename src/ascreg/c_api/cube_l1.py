@@ -548,16 +548,16 @@ asc_copy_l12l0b_trans_sync = define(
 # -- L1 -> UB (an AIC writing an AIV's UB) ---------------------------------------------------------
 
 
-def _copy_l12ub(op: Any, dst: Any, src: Any, sub_blockid: Any, *bursts: Any) -> None:
-    """``asc_copy_l12ub[_sync](dst, src, sub_blockid, n_burst, len_burst, src_gap, dst_gap)``."""
+def _copy_l12ub(op: Any, dst_addr: Any, src_addr: Any, sub_blockid: Any, *bursts: Any) -> None:
+    """``asc_copy_l12ub[_sync](dst_addr, src_addr, sub_blockid, n_burst, len_burst, ...)``."""
     current_block()
     if len(bursts) != 4:
         raise AscregTypeError(
             "takes (dst_addr, src_addr, sub_blockid, n_burst, len_burst, src_gap, dst_gap); got "
             f"{3 + len(bursts)} arguments"
         )
-    ub = operands.instance(dst, UbPtr, "dst_addr")
-    l1 = operands.instance(src, CbufPtr, "src_addr")
+    ub = operands.instance(dst_addr, UbPtr, "dst_addr")
+    l1 = operands.instance(src_addr, CbufPtr, "src_addr")
     if not isinstance(sub_blockid, bool | np.bool_):
         raise AscregTypeError(f"sub_blockid must be a bool, got {sub_blockid!r:.40}")
     names = ("n_burst", "len_burst", "src_gap", "dst_gap")
