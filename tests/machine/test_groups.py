@@ -367,3 +367,52 @@ def test_a_vf_whose_group_run_differs_from_its_blocks_runs_block_by_block(
         copying[4, 0, None](x, y)
     np.testing.assert_array_equal(y.read(4 * N), np.arange(4 * N))  # the blocks' own result
     assert groups._VF_CHECKS[copy_rows.__wrapped__.__code__] == -1  # type: ignore[attr-defined]
+
+
+@__simd_vf__
+def scale_rows(dst: UbPtr[float32_t], src: UbPtr[float32_t], rows: int, cols: int) -> None:
+    """Row r of dst = row r of src times (r + 1): nested loops (rows x 64-float chunks)."""
+    x, factor = Reg.RegTensor[float32_t](), Reg.RegTensor[float32_t]()
+    full = Reg.CreateMask[float32_t]()
+    for r in range(rows):
+        Reg.Duplicate(factor, np.float32(1.0), full)
+        Reg.Adds(factor, factor, np.float32(r), full)
+        for j in range(cols // 64):
+            Reg.LoadAlign(x, src + r * cols + j * 64)
+            Reg.Mul(x, x, factor, full)
+            Reg.StoreAlign(dst + r * cols + j * 64, x, full)
+
+
+@__global__
+@__vector__
+def rows_kernel(x: GmPtr[float32_t], y: GmPtr[float32_t], rows: int) -> None:
+    xGm, yGm = GlobalTensor[float32_t](), GlobalTensor[float32_t]()
+    xGm.SetGlobalBuffer(x + GetBlockIdx() * N)
+    yGm.SetGlobalBuffer(y + GetBlockIdx() * N)
+    allocator = LocalMemAllocator[Hardware.UB]()
+    xLocal, yLocal = allocator.Alloc[float32_t, N](), allocator.Alloc[float32_t, N]()
+    DataCopy(xLocal, xGm, N)
+    PipeBarrier[PIPE_ALL]()
+    asc_vf_call[scale_rows](yLocal.GetPhyAddr(), xLocal.GetPhyAddr(), rows, N // rows)
+    PipeBarrier[PIPE_ALL]()
+    DataCopy(yGm, yLocal, N)
+
+
+@pytest.mark.parametrize("rows", [1, 2, 4])
+def test_nested_and_one_iteration_loops_run_once_for_a_group(
+    rows: int, group_log: pytest.LogCaptureFixture, without_groups: Any
+) -> None:
+    x = np.random.default_rng(rows).uniform(-2, 2, 5 * N).astype(np.float32)
+
+    def run() -> np.ndarray[Any, Any]:
+        gm = GlobalMemory()
+        xg, yg = gm.alloc(float32_t, 5 * N), gm.alloc(float32_t, 5 * N)
+        xg.write(x)
+        rows_kernel[5, 0, None](xg, yg, rows)
+        return yg.read(5 * N)
+
+    grouped = run()
+    np.testing.assert_array_equal(grouped, without_groups(run))
+    factors = np.repeat(np.arange(1, rows + 1, dtype=np.float32), N // rows)
+    np.testing.assert_array_equal(grouped.reshape(5, N), x.reshape(5, N) * factors)
+    assert not any("block by block" in m for m in _grouped(group_log, "scale_rows"))

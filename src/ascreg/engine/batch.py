@@ -135,9 +135,9 @@ def fallback(reason: str, *, scope: str = "form") -> Fallback:
 
 
 def group_fallback(reason: str) -> Fallback:
-    """Return the :class:`Fallback` of a block group's VF (:data:`ALL_BLOCKS`).
+    """Return the :class:`Fallback` of a block group's VF (``ALL_BLOCKS``).
 
-    Not remembered (:meth:`Batch.abandon` remembers nothing while :data:`ALL_BLOCKS`): the
+    Not remembered (:meth:`Batch.abandon` remembers nothing while ``ALL_BLOCKS``): the
     group then runs the VF block by block, where the loop batches as it always does.
     """
     return fallback(reason, scope="state")
@@ -574,6 +574,8 @@ class RowPointer(UbPtr[Any]):
         """
         typed = np.asarray(data).view(self.dtype.np_dtype)  # blocks x elements, plain
         rows, size = self.rows, self.dtype.size
+        if rows.size == 1:  # one iteration: any step views it
+            step = count * size
         if step is None or step <= 0:
             if write:
                 raise group_fallback("a block group stores through unevenly spaced rows")
@@ -1335,7 +1337,8 @@ def enter(site: Any, iterations: Any, *, quiet: bool = False) -> Batch | None:
             site.eager(reason, warn=False)
         return None
     count = len(iterations)
-    if not MIN_ITERATIONS <= count <= MAX_ITERATIONS:
+    fewest = 1 if ALL_BLOCKS[0] else MIN_ITERATIONS  # (a group's blocks are rows enough)
+    if not fewest <= count <= MAX_ITERATIONS:
         if not quiet:
             LOG.debug("%s: runs eagerly (%d iterations)", site.where, count)
             many = count > MAX_ITERATIONS

@@ -518,8 +518,8 @@ class Group:
     ) -> None:
         """Run the ``__simd_vf__`` *func* (its runner *run*) for every block of the group.
 
-        Once for all blocks where :meth:`_all_blocks` can, else once per block
-        (:meth:`_per_block`).
+        Once for all blocks where ``_all_blocks`` can, else once per block
+        (``_per_block``).
         """
         if not self._all_blocks(func, run, args, kwargs):
             self._per_block(run, args, kwargs)
@@ -538,7 +538,7 @@ class Group:
         (``ascreg.engine.batch.ALL_BLOCKS``: a carried register, an inner loop, a register
         read after its loop, any access outside a batched loop): the UB rows and byte marks
         are put back and the VF runs block by block. The first runs of each VF whose blocks
-        hold different bytes are checked against the block-by-block run (:data:`_VF_CHECKS`).
+        hold different bytes are checked against the block-by-block run (``_VF_CHECKS``).
         """
         code = getattr(func, "__code__", None)
         checks = _VF_CHECKS.get(code, 0)
@@ -892,7 +892,7 @@ _VF_CHECKS: dict[Any, int] = {}
 """Per VF (its code): how many of its runs for a whole group were checked against its blocks
 one at a time and agreed; -1 once one did not (it then runs block by block)."""
 _VF_REFUSED: set[tuple[Any, ...]] = set()
-"""The VFs (code and argument forms, :func:`_form`) whose run for a whole group failed."""
+"""The VFs (code and argument forms, ``_form``) whose run for a whole group failed."""
 
 
 def _form(value: Any) -> Any:

@@ -55,7 +55,6 @@ import numpy as np
 
 from ascreg.engine.batch import (
     _ACTIVE,
-    ALL_BLOCKS,
     MAX_ITERATIONS,
     Batch,
     Fallback,
@@ -64,7 +63,6 @@ from ascreg.engine.batch import (
     Unflattened,
     _layout,
     fallback,
-    group_fallback,
 )
 from ascreg.machine.ref import EPOCH
 from ascreg.machine.registers import MaskReg, RegTensor, storage
@@ -182,15 +180,13 @@ class Inner:
 def begin(m: int) -> None:
     """Start a phase of *m* inner iterations in the running batch (a plan replays it too)."""
     batch = _ACTIVE[-1]
-    if ALL_BLOCKS[0]:
-        raise group_fallback("an inner loop in a block group's VF")
     count = batch.count
     phase = batch.phase = Phase(count, m, batch.registers)
     for reg, _old, _shape in batch.registers.values():
         held = reg.held()
-        if held is not None and held.ndim == 2:
+        if held is not None and held.ndim in (2, 3):  # (3: a block group's, blocks first)
             phase.expanded.append((reg, held))
-            reg.restore(np.repeat(held, m, axis=0))
+            reg.restore(np.repeat(held, m, axis=held.ndim - 2))
     batch.registers = {}
     phase.read_first, batch.read_first = batch.read_first, {}
     phase.scanned, batch.scanned = batch.scanned, {}
@@ -211,6 +207,8 @@ def end() -> None:
         held = reg.held()
         if held is not None and held.ndim == 2 and held.shape[0] == rows:
             reg.restore(held[m - 1 :: m])
+        elif held is not None and held.ndim == 3 and held.shape[1] == rows:  # a block group's
+            reg.restore(held[:, m - 1 :: m])
     for reg, held in phase.expanded:
         if id(reg) not in inner:
             reg.restore(held)

@@ -26,6 +26,7 @@ from ascreg._frontend.operands import Signature
 from ascreg._frontend.template import define
 from ascreg._spec import SPECS, SimtShape
 from ascreg.core import access
+from ascreg.core.fpenv import quiet
 from ascreg.machine.simt.engine import LanePointer
 from ascreg.machine.simt.lanes import Lanes, apply_lanewise
 
@@ -75,7 +76,8 @@ def call_row(op: Any, *values: Any) -> Any:
         operands.simt_address(op.name, address, (dtype,))[1]
         for address, dtype in zip(values[count:], params[count:], strict=True)
     ]
-    parts = op.formula(*(np.atleast_1d(c) for c in converted))
+    with quiet():  # a signalling NaN operand gives a quiet NaN: an IEEE result, not a warning
+        parts = op.formula(*(np.atleast_1d(c) for c in converted))
     parts = parts if isinstance(parts, tuple) else (parts,)
     shaped = [apply_lanewise(inputs, converted, _constant(part)) for part in parts]
     results, outputs = shaped[: len(shaped) - len(targets)], shaped[len(shaped) - len(targets) :]
