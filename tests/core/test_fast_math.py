@@ -498,7 +498,9 @@ def test_float32_undecided_at_the_window_edges() -> None:
         found = rounding.float32_undecided(approx.copy())
         assert found is not None and found.tolist() == [1, 2, 3, 4, 5], binade
         assert rounding.float32_undecided(-approx) is not None  # the sign does not matter
-    overflow = np.array([2.0**128 - 2.0**103, np.nextafter(2.0**128 - 2.0**103, 0), 2.0**128, 1e300])
+    overflow = np.array(
+        [2.0**128 - 2.0**103, np.nextafter(2.0**128 - 2.0**103, 0), 2.0**128, 1e300]
+    )
     assert rounding.float32_undecided(overflow.copy()).tolist() == [0, 1]
     special = np.array([0.0, -0.0, np.inf, -np.inf, 1.0, -(2.0**-126)])
     assert rounding.float32_undecided(np.append(special, np.float32(np.nan))) is None

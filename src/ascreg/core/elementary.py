@@ -61,7 +61,7 @@ Lanes = np.ndarray[Any, Any]
 
 _FORMATS = {np.dtype(np.float16): (11, -14, 15), np.dtype(np.float32): (24, -126, 127)}
 """Precision p (bits, with the hidden one), minimum and maximum normal exponent per format."""
-_SMALLEST_NORMAL = {np.dtype(np.float16): np.array(2.0**-14, np.float16), np.dtype(np.float32): np.array(2.0**-126, np.float32)}  # fmt: skip
+_SMALLEST_NORMAL: dict[np.dtype[Any], Lanes] = {np.dtype(np.float16): np.array(2.0**-14, np.float16), np.dtype(np.float32): np.array(2.0**-126, np.float32)}  # fmt: skip
 """Per format, as 0-d arrays (a numpy scalar operand costs a conversion on every call)."""
 _HALF = np.dtype(np.float16)
 _HALF_BITS, _INDEX = np.dtype(np.uint16), np.dtype(np.intp)  # intp: numpy's fast index
@@ -182,8 +182,8 @@ class _Function:
     """
 
     name: str
-    fast: Callable[[Lanes], Lanes]
-    """The float64 numpy evaluation."""
+    fast: Callable[..., Lanes]
+    """The float64 numpy evaluation (a ufunc: the bulk path gives it ``out`` and ``dtype``)."""
     exact: Callable[[decimal.Context, decimal.Decimal], decimal.Decimal]
     """``exact(ctx, x)``: the value at the context's precision (a few units of its last digit)."""
     rounded_in_float64: bool = False
@@ -270,8 +270,11 @@ class _Function:
 
     @property
     def _fast_from(self) -> Lanes:
-        """The float32 inputs from which the bulk path holds: exp from -87 (``e**-87 > 2**-126``:
-        normal results), the logarithms from the smallest normal (no flush, no negative)."""
+        """The float32 inputs from which the bulk path holds.
+
+        exp from -87 (``e**-87 > 2**-126``: normal results), the logarithms from the smallest
+        normal (no flush, no negative).
+        """
         return _NORMAL_EXP_FROM[_FLOAT] if self.subnormal_results else _FLOAT_SMALLEST_NORMAL
 
     def _proven(self, values: Lanes, ftz: bool) -> Lanes:
@@ -304,8 +307,8 @@ BULK_FROM = 1 << 13
 the interval test's fewer numpy calls win (one register: 2.4 us against 4 us); above, the
 integer test's fewer passes (16384 lanes: 21 us against 23 us)."""
 _FLOAT = np.dtype(np.float32)
-_FLOAT_SMALLEST_NORMAL = _SMALLEST_NORMAL[_FLOAT]
-_NORMAL_EXP_FROM = {np.dtype(np.float16): np.array(-9.5, np.float16), np.dtype(np.float32): np.array(-87.0, np.float32)}  # fmt: skip
+_FLOAT_SMALLEST_NORMAL: Lanes = _SMALLEST_NORMAL[_FLOAT]
+_NORMAL_EXP_FROM: dict[np.dtype[Any], Lanes] = {np.dtype(np.float16): np.array(-9.5, np.float16), np.dtype(np.float32): np.array(-87.0, np.float32)}  # fmt: skip
 """Per format, an input from which exp is normal (``e**-9.5 > 2**-14``, ``e**-87 > 2**-126``):
 below it a result may be subnormal and FTZ has work to do."""
 
