@@ -19,7 +19,14 @@ Why the results are correctly rounded, and fast
   innocuous: :mod:`ascreg.core.rounding`); the FTZ path divides in float64 (``53 >= 2p + 2``).
 * ``exp``, ``ln``, ``log2``, ``log10`` of float32 lanes: numpy's float64 value, rounded with
   the interval test of :func:`ascreg.core.rounding.round_decided`, which proves each lane;
-  an undecided lane (about one in 2**18) is recomputed exactly (:func:`exact_lane`).
+  an undecided lane (about one in 2**18) is recomputed exactly (:func:`exact_lane`). From
+  :data:`BULK_FROM` lanes on, by chunks of :data:`CHUNK` that stay in the cache, each proven
+  with the integer test of :func:`ascreg.core.rounding.float32_undecided` (the low 29 bits of
+  the float64 pattern against float32's midpoint, in place: one lane in 2**19 is undecided)
+  when no lane of the chunk needs a flush or has a subnormal result, else as above. Both rest
+  on one assumption, numpy's float64 ``exp``/``log``/``log2``/``log10`` being within
+  :data:`ascreg.core.rounding.RELATIVE_BOUND` ``= 2**-44`` (relative) of the exact value:
+  128 times the few ulps (``2**-51``) of their implementations.
 * Half lanes of the unary functions: a table of the results of all 65536 inputs per function
   and mode, built once by the same proven path; a call is one table lookup.
 * FTZ, per function (a flush costs a few numpy calls, so it is done only where it can matter):
@@ -376,7 +383,7 @@ def _correctly_rounded(name: str, x: float, dtype: np.dtype[Any]) -> float:
     value makes the interval a point.
     """
     p, emin, emax = _FORMATS[dtype]
-    digits = 40
+    digits = 20
     while True:
         ctx = decimal.Context(prec=digits + 10)
         value = _FUNCTIONS[name].exact(ctx, decimal.Decimal(x))
