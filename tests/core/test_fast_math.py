@@ -10,6 +10,7 @@ be the ones sent to the exact path.
 from __future__ import annotations
 
 import warnings
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -505,3 +506,41 @@ def test_float32_undecided_at_the_window_edges() -> None:
     special = np.array([0.0, -0.0, np.inf, -np.inf, 1.0, -(2.0**-126)])
     assert rounding.float32_undecided(np.append(special, np.float32(np.nan))) is None
     assert rounding.float32_undecided(np.array([], np.float64)) is None
+
+
+def round_fraction(value: Fraction, p: int, emin: int, emax: int) -> float:
+    """Reference: round *value* to nearest even in the format (p, emin, emax), overflow to inf."""
+    if value == 0:
+        return 0.0
+    magnitude = abs(value)
+    exponent = magnitude.numerator.bit_length() - magnitude.denominator.bit_length()
+    if Fraction(2) ** exponent > magnitude:
+        exponent -= 1
+    quantum = Fraction(2) ** (max(exponent, emin) - p + 1)
+    rounded = round(magnitude / quantum) * quantum  # Fraction.__round__: ties to even
+    result = float("inf") if rounded >= Fraction(2) ** (emax + 1) else float(rounded)
+    return result if value > 0 else -result
+
+
+@settings(max_examples=300)
+@given(
+    mantissa=st.integers(1, 2**60),
+    denominator=st.integers(1, 2**60),
+    scale=st.integers(-170, 140),
+    tie=st.sampled_from([None, -1, 0, 1]),
+    negative=st.booleans(),
+)
+def test_the_exact_paths_rounding_is_the_fraction_rounding(
+    mantissa: int, denominator: int, scale: int, tie: int | None, negative: bool
+) -> None:
+    """Any ratio, or one at, just below or above a midpoint of float32 or half, overflow too."""
+    for p, emin, emax in ((24, -126, 127), (11, -14, 15)):
+        if tie is None:
+            value = Fraction(mantissa, denominator) * Fraction(2) ** scale
+        else:
+            odd = 2 * (mantissa % (1 << p)) + 1
+            value = Fraction(odd, 2) * Fraction(2) ** (scale % (emax + 40) - p - 20) + Fraction(tie, 2**300)  # fmt: skip
+        value = -value if negative else value
+        got = elementary._round_ratio(value.numerator, value.denominator, p, emin, emax)
+        want = round_fraction(value, p, emin, emax)
+        assert got == want and np.copysign(1, got) == np.copysign(1, want), (value, p)
