@@ -366,8 +366,9 @@ _FUNCTIONS = {
 
 
 def _round_ratio(numerator: int, denominator: int, p: int, emin: int, emax: int) -> float:
-    """Round ``numerator / denominator`` (``denominator > 0``) to the format (p, emin, emax)
-    to nearest even; overflow gives inf. Integer arithmetic only (no ``Fraction``: 10x less).
+    """Round ``numerator / denominator`` to the format (p, emin, emax), to nearest even.
+
+    ``denominator > 0``; overflow gives inf. Integer arithmetic only (``Fraction``: 10x more).
     """
     if numerator == 0:
         return 0.0
