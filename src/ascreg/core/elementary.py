@@ -217,9 +217,12 @@ class _Function:
         call), a float form the evaluation.
         """
         if dtype.char != "e":
-            evaluate = self.evaluate
             if self.rounded_in_float64 and dtype is _FLOAT:
                 return lambda values: _float_root(values, ftz)
+            if dtype is _FLOAT:
+                proven, bulk = self._proven, self._bulk
+                return lambda values: proven(values, ftz) if values.size < BULK_FROM else bulk(values, ftz)  # fmt: skip
+            evaluate = self.evaluate
             return lambda values: evaluate(values, ftz)
         found, bits, index = self.table(ftz), _HALF_BITS, _INDEX
         return lambda values: found[values.view(bits).astype(index)]
@@ -235,24 +238,26 @@ class _Function:
     def evaluate(self, values: Lanes, ftz: bool) -> Lanes:
         """Return the lanes by the float64 value, proven or settled exactly (float32 or half).
 
-        From :data:`BULK_FROM` float32 lanes on, by chunks of :data:`CHUNK` lanes
-        (:meth:`_float_chunk`); fewer lanes and half lanes (the tables) by :meth:`_proven`.
+        From :data:`BULK_FROM` float32 lanes on, by chunks (:meth:`_bulk`); fewer lanes and
+        half lanes (the tables) by :meth:`_proven`.
         """
-        if self.rounded_in_float64 and values.dtype is _FLOAT:
-            return _float_root(values, ftz)
-        token = STATE.set(IGNORE)  # signalling NaNs, log(0), log(<0), overflow: IEEE data
+        if values.dtype is _FLOAT:
+            if self.rounded_in_float64:
+                return _float_root(values, ftz)
+            if values.size >= BULK_FROM:
+                return self._bulk(values, ftz)
+        return self._proven(values, ftz)
+
+    def _bulk(self, values: Lanes, ftz: bool) -> Lanes:
+        """Float32 lanes (any shape) by chunks of :data:`CHUNK`, with one float64 buffer."""
+        token = STATE.set(IGNORE)  # log(0), log(<0), overflow: IEEE data
         try:
-            if values.dtype is not _FLOAT or self.rounded_in_float64 or values.size < BULK_FROM:
-                return self._proven(values, ftz)
             flat = values.reshape(-1)
             result = np.empty(flat.shape, _FLOAT)
             wide = np.empty(min(flat.size, CHUNK), np.float64)
-            if flat.size <= CHUNK:
-                self._float_chunk(flat, result, wide, ftz)
-            else:
-                for start in range(0, flat.size, CHUNK):
-                    lanes = flat[start : start + CHUNK]
-                    self._float_chunk(lanes, result[start : start + CHUNK], wide[: lanes.size], ftz)  # fmt: skip
+            for start in range(0, flat.size, CHUNK):
+                lanes = flat[start : start + CHUNK]
+                self._float_chunk(lanes, result[start : start + CHUNK], wide[: lanes.size], ftz)
             return result.reshape(values.shape)
         finally:
             STATE.reset(token)
@@ -291,17 +296,21 @@ class _Function:
         input below the smallest normal (a function that flushes inputs), an input of exp
         below -87 (``e**-87 > 2**-126``: every other result is normal).
         """
-        if ftz and self.flush_input and _any(values < _SMALLEST_NORMAL[values.dtype]):
-            values = flush_subnormals(values)  # below: negatives and zeros too (kept)
-        wide = values.astype(np.float64)
-        approx = self.fast(wide)
-        if self.rounded_in_float64:
-            return approx.astype(values.dtype)
-        result, undecided = rounding.round_decided(approx, values.dtype)
-        if undecided is not None:
-            _settle(self.name, wide, result, undecided)
-        flush = ftz and self.subnormal_results and _any(values < _NORMAL_EXP_FROM[values.dtype])
-        return _flushed(result, flush)
+        token = STATE.set(IGNORE)  # signalling NaNs, log(0), log(<0), overflow: IEEE data
+        try:
+            if ftz and self.flush_input and _any(values < _SMALLEST_NORMAL[values.dtype]):
+                values = flush_subnormals(values)  # below: negatives and zeros too (kept)
+            wide = values.astype(np.float64)
+            approx = self.fast(wide)
+            if self.rounded_in_float64:
+                return approx.astype(values.dtype)
+            result, undecided = rounding.round_decided(approx, values.dtype)
+            if undecided is not None:
+                _settle(self.name, wide, result, undecided)
+            flush = ftz and self.subnormal_results and _any(values < _NORMAL_EXP_FROM[values.dtype])  # fmt: skip
+            return _flushed(result, flush)
+        finally:
+            STATE.reset(token)
 
 
 CHUNK = 1 << 15
