@@ -483,6 +483,8 @@ def test_a_three_dimensional_input_is_its_flattened_lanes(name: str, bulk_from: 
             assert_bits_equal(got.reshape(-1), elementary.elementary(name, values, ftz=True))
             strided = elementary.elementary(name, cube[:, ::2], ftz=True)
             assert_bits_equal(strided, got[:, ::2])
+            kept = elementary.lanes_function(elementary._FUNCTIONS[name], F32, ftz=True)
+            assert_bits_equal(kept(cube), got)
 
 
 def test_float32_undecided_at_the_window_edges() -> None:
