@@ -314,10 +314,9 @@ class _Function:
 
 
 CHUNK = 1 << 15
-"""Float32 lanes per chunk of :meth:`_Function.evaluate`: the chunk's float64 values (256 KiB)
-stay in the cache between the passes over them, and no temporary is large enough to be mapped
-and unmapped by the allocator on every call (on 2**20 lanes, unchunked, that cost 6 times the
-arithmetic)."""
+"""Float32 lanes per chunk of the bulk path: the chunk's float64 values (256 KiB) stay in the
+cache between the passes over them, and no temporary is large enough for the allocator to map
+and unmap it on every call (what made 2**20 unchunked lanes cost 8 ms instead of 1.2 ms)."""
 BULK_FROM = 1 << 13
 """Float32 lanes from which the bulk path (:meth:`_Function._float_chunk`) is taken: below,
 the interval test's fewer numpy calls win (one register: 2.4 us against 4 us); above, the
@@ -468,7 +467,7 @@ def _settle(name: str, inputs: Lanes, result: Lanes, undecided: Lanes) -> None:
 
     *inputs* are the lanes' (flushed) inputs, float32 or float64. A lane with an IEEE special
     value (NaN, an input outside the domain or far out of range) keeps its result: its
-    rounding is never undecided, but a decimal evaluation there would not terminate.
+    rounding is never undecided, and a decimal evaluation there would fail.
     """
     flat_in, flat_out = inputs.reshape(-1), result.reshape(-1)
     for lane in undecided:

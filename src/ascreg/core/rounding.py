@@ -26,6 +26,13 @@ For float32 and half results the rounding of a float64 value is numpy's ``astype
 directly (round to nearest even, subnormals included). FTZ (a subnormal result becomes a zero of
 its sign) is a monotone step after ``R``, so the same test holds for ``FTZ(R(y))``.
 
+The integer test
+----------------
+For float32 results that are normal (or overflow, or zero), :func:`float32_undecided` proves
+the same lanes' rounding from the float64 bit patterns alone, in place and in fewer passes
+(the bulk path of :mod:`ascreg.core.elementary`): a lane is undecided when the low 29 bits of
+its mantissa lie within ``2**9`` of ``2**28``, float32's rounding midpoint.
+
 Where no test is needed
 -----------------------
 ``+ - * /`` and ``sqrt`` of float32 (or half) operands in float64 are correctly rounded float64
