@@ -10,6 +10,7 @@ be the ones sent to the exact path.
 from __future__ import annotations
 
 import warnings
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -357,3 +358,191 @@ def test_lanes_functions_are_the_formulas(dtype: np.dtype[Any], ftz: bool, data:
     integers = np.dtype(np.int16)
     x, y = np.int16([7, -7, 5]), np.int16([2, 0, -1])
     assert elementary.lanes_function(elementary.divide, integers, ftz)(x, y).tolist() == [3, -1, -5]
+
+
+# The bulk path: float32 lanes from BULK_FROM on, in chunks, proven by the integer test.
+
+BULK = ("exp", "ln", "log2", "log10")
+FILLER = {"exp": (-80.0, 80.0), "ln": (1e-30, 1e30), "log2": (1e-30, 1e30), "log10": (1e-30, 1e30)}
+"""Per function, where random filler lanes keep a chunk on the bulk path (no flush, no
+subnormal result); the drawn lanes may send their chunk to the interval test."""
+
+
+def bulk_values(name: str, size: int, seed: int, lanes: list[tuple[int, int]]) -> Any:
+    """*size* float32 filler lanes (log-uniform for the logarithms) with (position, bits) set."""
+    rng = np.random.default_rng(seed)
+    low, high = FILLER[name]
+    if name == "exp":
+        values = rng.uniform(low, high, size).astype(F32)
+    else:
+        values = np.exp(rng.uniform(np.log(low), np.log(high), size)).astype(F32)
+    bits = values.view(np.uint32)
+    for position, pattern in lanes:
+        bits[position % size] = pattern
+    return values
+
+
+def bulk_near(name: str) -> list[int]:
+    """The lanes of :data:`NEAR` that keep a chunk on the bulk path."""
+    near = lanes_of(NEAR[name, F32], F32)
+    keep = near >= elementary._FUNCTIONS[name]._fast_from
+    return [int(bits) for bits in near[keep].view(np.uint32)]
+
+
+def proven(name: str, values: Any, ftz: bool) -> Any:
+    """The interval test's results for every lane (today's path for fewer lanes)."""
+    with fpenv.quiet():
+        return elementary._FUNCTIONS[name]._proven(values, ftz)
+
+
+def assert_bits_equal(got: Any, want: Any) -> None:
+    """Bit-equal lanes, NaN payloads included (the bulk path against the interval test)."""
+    differ = got.view(np.uint32) != want.view(np.uint32)
+    assert not differ.any(), (got[differ], want[differ], np.flatnonzero(differ)[:10])
+
+
+@pytest.mark.parametrize("name", BULK)
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+def test_bulk_path_matches_the_exact_path_on_large_arrays(name: str, data: Any) -> None:
+    """2**13 to 3 chunks of lanes, mixing random ones with special, subnormal, any-pattern
+    and near-midpoint lanes (several per chunk): the drawn lanes equal the exact path, every
+    lane the interval test's result (today's path, NaN payloads included)."""
+    size = data.draw(st.sampled_from([elementary.BULK_FROM, elementary.CHUNK + 1, 2 * elementary.CHUNK + 13]))  # fmt: skip
+    drawn = data.draw(st.lists(st.tuples(st.integers(0, size - 1), lane_bits(name, F32)), max_size=48))  # fmt: skip
+    near = bulk_near(name)
+    spread = [((k * 7919) % size, near[k % len(near)]) for k in range(0, size, 997)]
+    lanes = [*spread, *drawn]
+    values = bulk_values(name, size, data.draw(st.integers(0, 2**32 - 1)), lanes)
+    ftz = data.draw(st.booleans())
+    got = elementary.elementary(name, values, ftz=ftz)
+    assert_bits_equal(got, proven(name, values, ftz))
+    where = np.unique([position % size for position, _ in lanes])
+    assert_same(got[where], elementary.exact_lanes(name, values[where], ftz=ftz))
+
+
+@pytest.mark.parametrize("name", BULK)
+def test_bulk_path_routes_near_midpoint_lanes_to_the_exact_path(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Among bulk lanes, every one within the error bound of a midpoint is settled exactly
+    and none far from every midpoint is."""
+    near = lanes_of(bulk_near(name), F32)
+    values = np.tile(near, -(-elementary.BULK_FROM // near.size))
+    undecided = rounding.float32_undecided
+    tested: list[int] = []
+    monkeypatch.setattr(rounding, "float32_undecided", lambda wide: tested.append(wide.size) or undecided(wide))  # fmt: skip
+    distance = midpoint_distance(FAST[name](near.astype(np.float64)), F32)
+    want = elementary.exact_lanes(name, near)
+    routed: list[float] = []
+    exact = elementary._correctly_rounded
+
+    def spy(fn: str, x: float, dtype: np.dtype[Any]) -> float:
+        routed.append(x)
+        return exact(fn, x, dtype)
+
+    monkeypatch.setattr(elementary, "_correctly_rounded", spy)
+    got = elementary.elementary(name, values, ftz=True)
+    assert_same(got[: near.size], want)
+    bound = rounding.RELATIVE_BOUND
+    must = {float(v) for v, d in zip(near, distance, strict=True) if d <= bound}
+    never = {float(v) for v, d in zip(near, distance, strict=True) if d > 4 * bound}
+    assert tested == [values.size], "not the bulk path"
+    assert must and must <= set(routed)
+    assert not never & set(routed)
+
+
+@pytest.mark.parametrize("name", BULK)
+@settings(max_examples=10, deadline=None)
+@given(chunk=st.integers(1, 5000), seed=st.integers(0, 2**32 - 1), ftz=st.booleans())
+def test_chunk_boundaries_do_not_matter(name: str, chunk: int, seed: int, ftz: bool) -> None:
+    """Any chunk length gives the results of one chunk, with special and near-midpoint lanes
+    on both sides of the boundaries (one flushing chunk does not change its neighbours)."""
+    specials = [(k * 4099 + 5, SPECIAL32[k % len(SPECIAL32)]) for k in range(len(SPECIAL32))]
+    near = [(k * 613, bits) for k, bits in enumerate(NEAR[name, F32])]
+    values = bulk_values(name, 3 * 4096 + 17, seed, [*specials, *near])
+    whole = proven(name, values, ftz)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(elementary, "CHUNK", chunk)
+        assert_bits_equal(elementary.elementary(name, values, ftz=ftz), whole)
+
+
+@pytest.mark.parametrize("bulk_from", [1, None])
+@pytest.mark.parametrize("name", BULK)
+def test_a_three_dimensional_input_is_its_flattened_lanes(name: str, bulk_from: int | None) -> None:
+    """Shape (4, 8, 64) (bulk path forced and not) and one of 2 chunks and a half."""
+    with pytest.MonkeyPatch.context() as patch:
+        if bulk_from is not None:
+            patch.setattr(elementary, "BULK_FROM", bulk_from)
+            patch.setattr(elementary, "CHUNK", 300)
+        for shape in ((4, 8, 64), (5, 8, elementary.CHUNK // 16)):
+            values = bulk_values(name, int(np.prod(shape)), 3, [(11, 0x00000001), (99, 0x7FC00000)])  # fmt: skip
+            cube = values.reshape(shape)
+            got = elementary.elementary(name, cube, ftz=True)
+            assert got.shape == shape and got.dtype == F32
+            assert_bits_equal(got.reshape(-1), elementary.elementary(name, values, ftz=True))
+            strided = elementary.elementary(name, cube[:, ::2], ftz=True)
+            assert_bits_equal(strided, got[:, ::2])
+            kept = elementary.lanes_function(elementary._FUNCTIONS[name], F32, ftz=True)
+            assert_bits_equal(kept(cube), got)
+
+
+def test_float32_undecided_at_the_window_edges() -> None:
+    """Low 29 bits 2**28 +- the window are undecided, one ulp further out they are proven, in
+    every binade of float32's normal range and at the overflow threshold."""
+    window = rounding.FLOAT32_WINDOW
+    assert window == 2**9  # RELATIVE_BOUND = 2**-44: b 2**53 ulps
+    binades = [2.0**e for e in (-126, -20, -1, 0, 1, 40, 127)]
+    offsets = [-window - 1, -window, -1, 0, 1, window, window + 1]
+    for binade in binades:
+        base = np.array([binade * 1.375], np.float64).view(np.int64)[0] & ~np.int64((1 << 29) - 1)  # fmt: skip
+        patterns = np.array([base + (1 << 28) + k for k in offsets], np.int64)
+        approx = patterns.view(np.float64)
+        found = rounding.float32_undecided(approx.copy())
+        assert found is not None and found.tolist() == [1, 2, 3, 4, 5], binade
+        assert rounding.float32_undecided(-approx) is not None  # the sign does not matter
+    overflow = np.array(
+        [2.0**128 - 2.0**103, np.nextafter(2.0**128 - 2.0**103, 0), 2.0**128, 1e300]
+    )
+    assert rounding.float32_undecided(overflow.copy()).tolist() == [0, 1]
+    special = np.array([0.0, -0.0, np.inf, -np.inf, 1.0, -(2.0**-126)])
+    assert rounding.float32_undecided(np.append(special, np.float32(np.nan))) is None
+    assert rounding.float32_undecided(np.array([], np.float64)) is None
+
+
+def round_fraction(value: Fraction, p: int, emin: int, emax: int) -> float:
+    """Reference: round *value* to nearest even in the format (p, emin, emax), overflow to inf."""
+    if value == 0:
+        return 0.0
+    magnitude = abs(value)
+    exponent = magnitude.numerator.bit_length() - magnitude.denominator.bit_length()
+    if Fraction(2) ** exponent > magnitude:
+        exponent -= 1
+    quantum = Fraction(2) ** (max(exponent, emin) - p + 1)
+    rounded = round(magnitude / quantum) * quantum  # Fraction.__round__: ties to even
+    result = float("inf") if rounded >= Fraction(2) ** (emax + 1) else float(rounded)
+    return result if value > 0 else -result
+
+
+@settings(max_examples=300)
+@given(
+    mantissa=st.integers(1, 2**60),
+    denominator=st.integers(1, 2**60),
+    scale=st.integers(-170, 140),
+    tie=st.sampled_from([None, -1, 0, 1]),
+    negative=st.booleans(),
+)
+def test_the_exact_paths_rounding_is_the_fraction_rounding(
+    mantissa: int, denominator: int, scale: int, tie: int | None, negative: bool
+) -> None:
+    """Any ratio, or one at, just below or above a midpoint of float32 or half, overflow too."""
+    for p, emin, emax in ((24, -126, 127), (11, -14, 15)):
+        if tie is None:
+            value = Fraction(mantissa, denominator) * Fraction(2) ** scale
+        else:
+            odd = 2 * (mantissa % (1 << p)) + 1
+            value = Fraction(odd, 2) * Fraction(2) ** (scale % (emax + 40) - p - 20) + Fraction(tie, 2**300)  # fmt: skip
+        value = -value if negative else value
+        got = elementary._round_ratio(value.numerator, value.denominator, p, emin, emax)
+        want = round_fraction(value, p, emin, emax)
+        assert got == want and np.copysign(1, got) == np.copysign(1, want), (value, p)

@@ -26,6 +26,13 @@ For float32 and half results the rounding of a float64 value is numpy's ``astype
 directly (round to nearest even, subnormals included). FTZ (a subnormal result becomes a zero of
 its sign) is a monotone step after ``R``, so the same test holds for ``FTZ(R(y))``.
 
+The integer test
+----------------
+For float32 results that are normal (or overflow, or zero), :func:`float32_undecided` proves
+the same lanes' rounding from the float64 bit patterns alone, in place and in fewer passes
+(the bulk path of :mod:`ascreg.core.elementary`): a lane is undecided when the low 29 bits of
+its mantissa lie within ``2**9`` of ``2**28``, float32's rounding midpoint.
+
 Where no test is needed
 -----------------------
 ``+ - * /`` and ``sqrt`` of float32 (or half) operands in float64 are correctly rounded float64
@@ -102,6 +109,66 @@ def round_decided(approx: Lanes, dtype: np.dtype[Any]) -> tuple[Lanes, Lanes | N
         return low, None
     unsigned = _UNSIGNED[dtype.itemsize]
     return low, np.flatnonzero(low.view(unsigned) != high.view(unsigned))
+
+
+FLOAT32_WINDOW = int(RELATIVE_BOUND * 2.0**53)
+"""Float64 ulps either side of a float32 rounding midpoint where :func:`float32_undecided`
+gives up: ``b 2**53`` (``= 2**9``), since ``b |a| < b 2**53 ulp(a)`` for every ``a``."""
+
+_SHIFT = np.array(64 - 29, np.int64)
+"""Float64 stores 52 mantissa bits, float32 23: the low 29 bits lie below float32's grid."""
+_UNDECIDED_FROM = np.array(np.uint64(((1 << 28) - FLOAT32_WINDOW) << 35))
+"""The nearness (``2**63`` at a midpoint) of a lane at :data:`FLOAT32_WINDOW` ulps from one."""
+
+
+def float32_undecided(approx: Lanes) -> Lanes | None:
+    """Return the lanes of float64 *approx* whose float32 rounding is not proven (overwrites it).
+
+    The promise of :func:`round_decided` by integer operations on the bit patterns, two
+    in-place passes and one reduction: ``approx.astype(float32)``, taken before the call, is
+    the correctly rounded result of every lane not returned.
+
+    Let ``a`` (a lane) lie in the binade ``[2**e, 2**(e+1))`` of float32's normal range and
+    ``b`` be :data:`RELATIVE_BOUND`. The exact value ``y`` is within ``b |a| < b 2**53 = 2**9``
+    float64 ulps (``2**(e-52)``) of ``a``. Float32's rounding midpoints in the binade are the
+    values whose low 29 mantissa bits are ``2**28``; the nearest one outside it (under
+    ``2**e``, above ``2**(e+1)``) is ``2**27`` ulps away or more. So when the low 29 bits of
+    ``a`` differ from ``2**28`` by more than :data:`FLOAT32_WINDOW` ``= 2**9``, no midpoint
+    lies between ``y`` and ``a`` and ``R(y) = R(a)``. Overflow is the same test: its threshold
+    ``2**128 - 2**103`` is the midpoint above the largest float32, and ``y`` exceeds it when
+    ``a >= 2**128``. Zeros, infinities and the NaNs of float32 inputs have zero low bits.
+
+    The nearness ``|t|`` is computed with ``t`` the pattern shifted left by 35 (the low 29
+    bits, as a signed 64-bit integer: ``2**28`` wraps to ``-2**63``): the lanes with
+    ``|t| >= (2**28 - 2**9) 2**35`` (unsigned) are undecided, about one in ``2**19``.
+
+    Parameters
+    ----------
+    approx
+        Contiguous float64 values within :data:`RELATIVE_BOUND` (relative) of the exact results,
+        each ``0``, ``±inf``, a NaN of a float32 input or of a magnitude at least ``2**-126``
+        (results that are normal, overflow or zero; subnormal ones need :func:`round_decided`).
+
+    Returns
+    -------
+    numpy.ndarray or None
+        The flat indices of the undecided lanes, None if there are none.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> float32_undecided(np.exp(np.array([0.0, 1.0, 88.0]))) is None
+    True
+    >>> float32_undecided(np.array([3.0, 1 + 2.0**-24, 1 + 2.0**-24 - 2.0**-44, 1 + 2.0**-25]))
+    array([1, 2])
+    """
+    nearness = approx.view(np.int64)
+    np.left_shift(nearness, _SHIFT, out=nearness)
+    np.abs(nearness, out=nearness)  # -2**63 stays: 2**63 unsigned, the midpoint itself
+    unsigned = nearness.view(np.uint64)
+    if unsigned.size == 0 or np.maximum.reduce(unsigned) < _UNDECIDED_FROM:
+        return None
+    return np.flatnonzero(unsigned >= _UNDECIDED_FROM)
 
 
 _TABLES: dict[Any, Lanes] = {}
