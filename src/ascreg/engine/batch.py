@@ -79,6 +79,8 @@ class _PerBlock:
     __array_ufunc__ = None
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):  # introspection (doctest, inspect): as any object
+            raise AttributeError(name)
         raise group_fallback("a register holds a value per block of a group")
 
     def __array__(self, *args: Any, **kwargs: Any) -> Any:
