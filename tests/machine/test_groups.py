@@ -279,21 +279,6 @@ def running_max(dst: UbPtr[float32_t], src: UbPtr[float32_t], count: int) -> Non
     Reg.StoreAlign(dst, m, full)
 
 
-@__global__
-@__vector__
-def max_kernel(x: GmPtr[float32_t], y: GmPtr[float32_t]) -> None:
-    xGm, yGm = GlobalTensor[float32_t](), GlobalTensor[float32_t]()
-    xGm.SetGlobalBuffer(x + GetBlockIdx() * N)
-    yGm.SetGlobalBuffer(y + GetBlockIdx() * 64)
-    allocator = LocalMemAllocator[Hardware.UB]()
-    xLocal, yLocal = allocator.Alloc[float32_t, N](), allocator.Alloc[float32_t, 64]()
-    DataCopy(xLocal, xGm, N)
-    PipeBarrier[PIPE_ALL]()
-    asc_vf_call[running_max](yLocal.GetPhyAddr(), xLocal.GetPhyAddr(), N)
-    PipeBarrier[PIPE_ALL]()
-    DataCopy(yGm, yLocal, 64)
-
-
 def test_a_vf_runs_once_for_a_group_and_is_checked_against_its_blocks(
     group_log: pytest.LogCaptureFixture,
 ) -> None:
@@ -305,24 +290,59 @@ def test_a_vf_runs_once_for_a_group_and_is_checked_against_its_blocks(
     assert not any("affine" in m for m in _grouped(group_log, "affine"))
 
 
-def test_a_vf_with_a_carried_register_runs_block_by_block_in_a_group(
-    group_log: pytest.LogCaptureFixture, without_groups: Any
+@__simd_vf__
+def minus_max(dst: UbPtr[float32_t], src: UbPtr[float32_t], count: int) -> None:
+    """dst = src - (the lane-wise maximum over its 64-float rows): a carried register, then
+    read by a second loop."""
+    x, m = Reg.RegTensor[float32_t](), Reg.RegTensor[float32_t]()
+    full = Reg.CreateMask[float32_t]()
+    Reg.Duplicate(m, np.float32(-np.inf), full)
+    for i in range(count // 64):
+        Reg.LoadAlign(x, src + i * 64)
+        Reg.Max(m, m, x, full)
+    for i in range(count // 64):
+        Reg.LoadAlign(x, src + i * 64)
+        Reg.Sub(x, x, m, full)
+        Reg.StoreAlign(dst + i * 64, x, full)
+
+
+@pytest.mark.parametrize("vf", [running_max, minus_max])
+def test_a_vf_with_a_carried_register_gives_its_blocks_results(
+    vf: Any, group_log: pytest.LogCaptureFixture, without_groups: Any
 ) -> None:
+    @__global__
+    @__vector__
+    def reduce_kernel(x: GmPtr[float32_t], y: GmPtr[float32_t]) -> None:
+        xGm, yGm = GlobalTensor[float32_t](), GlobalTensor[float32_t]()
+        xGm.SetGlobalBuffer(x + GetBlockIdx() * N)
+        yGm.SetGlobalBuffer(y + GetBlockIdx() * N)
+        allocator = LocalMemAllocator[Hardware.UB]()
+        xLocal, yLocal = allocator.Alloc[float32_t, N](), allocator.Alloc[float32_t, N]()
+        DataCopy(xLocal, xGm, N)
+        PipeBarrier[PIPE_ALL]()
+        asc_vf_call[vf](yLocal.GetPhyAddr(), xLocal.GetPhyAddr(), N)
+        PipeBarrier[PIPE_ALL]()
+        DataCopy(yGm, yLocal, 64 if vf is running_max else N)
+
+    source = np.random.default_rng(2).standard_normal(4 * N).astype(np.float32)
+
     def run() -> np.ndarray[Any, Any]:
         gm = GlobalMemory()
-        x, y = gm.alloc(float32_t, 4 * N), gm.alloc(float32_t, 4 * 64)
-        x.write(np.random.default_rng(2).standard_normal(4 * N))
-        max_kernel[4, 0, None](x, y)
-        return y.read(4 * 64)
+        x, y = gm.alloc(float32_t, 4 * N), gm.alloc(float32_t, 4 * N)
+        x.write(source)
+        reduce_kernel[4, 0, None](x, y)
+        return y.read(4 * N).reshape(4, N)
 
     grouped = run()
     np.testing.assert_array_equal(grouped, without_groups(run))
-    source = np.random.default_rng(2).standard_normal(4 * N).astype(np.float32)
-    np.testing.assert_array_equal(grouped.reshape(4, 64), source.reshape(4, -1, 64).max(axis=1))
-    code = running_max.__wrapped__.__code__  # type: ignore[attr-defined]
-    assert any(key[0] is code for key in groups._VF_REFUSED)  # refused for a whole group
-    assert "max_kernel: blocks 0-3 ran as one group" in _grouped(group_log, "max_kernel")
-    assert any("runs block by block" in m for m in _grouped(group_log, "running_max"))
+    rows = source.reshape(4, -1, 64)
+    if vf is running_max:  # its store after the loop: the VF runs block by block
+        np.testing.assert_array_equal(grouped[:, :64], rows.max(axis=1))
+        assert any("block by block" in m for m in _grouped(group_log, "running_max"))
+    else:  # the whole VF runs once for the group, checked against its blocks
+        np.testing.assert_array_equal(grouped, (rows - rows.max(axis=1)[:, None]).reshape(4, N))
+        assert groups._VF_CHECKS[vf.__wrapped__.__code__] >= 1
+    assert "reduce_kernel: blocks 0-3 ran as one group" in _grouped(group_log, "reduce_kernel")
 
 
 def test_a_vf_whose_group_run_differs_from_its_blocks_runs_block_by_block(

@@ -69,24 +69,6 @@ MIN_ITERATIONS = 2
 Lanes = np.ndarray[Any, Any]
 
 
-class _PerBlock:
-    """What a register holds after a block group's batched loop: a value per block.
-
-    Nothing may read it (the group then runs its blocks one at a time, :mod:`ascreg.engine.groups`):
-    every attribute, arithmetic and numpy use raises :class:`Fallback`.
-    """
-
-    __array_ufunc__ = None
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):  # introspection (doctest, inspect): as any object
-            raise AttributeError(name)
-        raise group_fallback("a register holds a value per block of a group")
-
-    def __array__(self, *args: Any, **kwargs: Any) -> Any:
-        raise group_fallback("a register holds a value per block of a group")
-
-
 class Fallback(Exception):
     """Raised inside a batched attempt when only eager execution gives the right result.
 
@@ -123,10 +105,9 @@ class Carried(Fallback):
 
 ALL_BLOCKS = [False]
 """True while a block group's VF runs once for all its blocks (:mod:`ascreg.engine.groups`):
-its loads hold one row of lanes per block and iteration; carried registers and inner loops
-then refuse the batch."""
-_PER_BLOCK: Any = _PerBlock()
-"""The value of a register a block group's batched loop left (see :class:`_PerBlock`)."""
+its loads hold one row of lanes per block and iteration (blocks first); a register keeps one
+row per block after its loop (``blocks x 1 x lanes``), a carried register is scanned on every
+block's rows at once, and an access outside a batched loop refuses."""
 
 
 def fallback(reason: str, *, scope: str = "form") -> Fallback:
@@ -1071,8 +1052,8 @@ class Batch:
             held = reg.held()
             if held is not None and held.ndim == 2:
                 reg.restore(held[-1])
-            elif held is not None and held.ndim == 3:  # a block group's: one value per block
-                reg.restore(_PER_BLOCK)
+            elif held is not None and held.ndim == 3:  # a block group's: one row per block
+                reg.restore(held[:, -1:])
         for ref, _old in self.refs.values():
             ref.value = self.last(ref.value)
 

@@ -38,9 +38,9 @@ import numpy as np
 
 from ascreg._frontend.rules import ROWS
 from ascreg.engine import nested
-from ascreg.engine.batch import ALL_BLOCKS, Carried, current, fallback, group_fallback
+from ascreg.engine.batch import ALL_BLOCKS, Carried, current, fallback
 from ascreg.machine.hook import ACTIVE
-from ascreg.machine.registers import MaskReg, RegTensor, storage
+from ascreg.machine.registers import BLOCK_ROWS, MaskReg, RegTensor, storage
 
 
 def batched(op: Any, impl: Any, args: tuple[Any, ...], kwargs: dict[str, Any] | None) -> Any:
@@ -108,8 +108,6 @@ def scan(op: Any, impl: Any, args: tuple[Any, ...], batch: Any) -> Any:
     operands = (storage(a) for a in args if isinstance(a, RegTensor | MaskReg))
     registers = list({id(a): a for a in operands}.values())
     held = [reg.held() for reg in registers]
-    if ALL_BLOCKS[0]:
-        raise group_fallback(f"{op.name} carries a register in a block group's VF")
     for reg, value in zip(registers, held, strict=True):
         reg.restore(value)  # as it is (a mask's bits made once): unchanged unless written
     rows = [
@@ -118,12 +116,14 @@ def scan(op: Any, impl: Any, args: tuple[Any, ...], batch: Any) -> Any:
         if value is not None and value.ndim > 1
     ]
     written: dict[int, list[Any]] = {}
+    blocks = ALL_BLOCKS[0]  # a block group's VF: rows of lanes per block (blocks first)
     ACTIVE.pop()  # each call is an eager one, on one iteration's lanes
+    BLOCK_ROWS[0] = blocks
     try:
         result = None
         for k in range(batch.count):
             for reg, value in rows:
-                reg.restore(value[k])
+                reg.restore(_iteration(value, k))
             before = [reg.held() for reg in registers]
             result = impl(op, *args)
             for reg, was in zip(registers, before, strict=True):
@@ -131,16 +131,28 @@ def scan(op: Any, impl: Any, args: tuple[Any, ...], batch: Any) -> Any:
                 if now is not was:
                     written.setdefault(id(reg), []).append(now)
     finally:
+        BLOCK_ROWS[0] = False
         ACTIVE.append(batch)
     for reg, first in zip(registers, held, strict=True):
         found = written.get(id(reg))
         if found is not None and len(found) == batch.count:
-            batch.carried(reg, first, np.stack(found))
+            batch.carried(reg, first, np.stack(found, axis=-2))
         elif found is not None:
             raise fallback(f"{op.name} writes {type(reg).__name__} in some iterations only")
         else:
             reg.restore(first)
     return result
+
+
+def _iteration(value: Any, k: int) -> Any:
+    """Return iteration *k*'s row of *value*.
+
+    A block group's value (blocks first) gives every block's row, or, for a value made
+    before the loop (one row per block), that row.
+    """
+    if value.ndim == 3:
+        return value[:, k if value.shape[1] > 1 else 0]
+    return value[k]
 
 
 def _scanning(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Callable[..., Any]:

@@ -534,10 +534,10 @@ class Group:
         """Run the VF once, its batched loops on every block's row at once; False if not.
 
         Its loads then hold one row of lanes per block and iteration (the block is a leading
-        axis), its stores write every row, and what only one block could do refuses
-        (``ascreg.engine.batch.ALL_BLOCKS``: a carried register, an inner loop, a register
-        read after its loop, any access outside a batched loop): the UB rows and byte marks
-        are put back and the VF runs block by block. The first runs of each VF whose blocks
+        axis), its stores write every row (``ascreg.engine.batch.ALL_BLOCKS``); what only one
+        block at a time can do (an access outside a batched loop, a store through unevenly
+        spaced rows) refuses: the UB rows, byte marks and pipe records are put back and the
+        VF runs block by block. The first runs of each VF whose blocks
         hold different bytes are checked against the block-by-block run (``_VF_CHECKS``).
         """
         code = getattr(func, "__code__", None)

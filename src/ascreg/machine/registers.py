@@ -53,6 +53,9 @@ Examples
 MASK_BITS = VL
 """Bits in a mask register: one per byte of a vector register."""
 BATCHING = ACTIVE
+BLOCK_ROWS = [False]
+"""True while an op runs eagerly on one row of lanes per block of a group (a carried register
+scanned in a block group's VF, ``ascreg.engine.groups``): results may have a leading axis."""
 """The running batched loop (:data:`ascreg.machine.hook.ACTIVE`), which registers report their
 reads and writes to; empty (the common case, one test per access) when loops run eagerly."""
 
@@ -282,9 +285,13 @@ class RegTensor(Generic[T, R]):
         >>> r = Reg.RegTensor[int16_t](); r.put(np.zeros(128, np.int16)); r.written
         True
         """
-        if not BATCHING and (
-            lanes.shape != self._shape
-            or (lanes.dtype is not self._np_dtype and lanes.dtype != self._np_dtype)
+        if (
+            not BATCHING
+            and not BLOCK_ROWS[0]
+            and (
+                lanes.shape != self._shape
+                or (lanes.dtype is not self._np_dtype and lanes.dtype != self._np_dtype)
+            )
         ):
             raise AscregTypeError(
                 f"internal: {type(self).__name__}.put got {lanes.dtype}[{lanes.shape}], "
