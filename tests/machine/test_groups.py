@@ -34,6 +34,7 @@ from ascreg.basic import (
 from ascreg.engine import groups
 from ascreg.engine.batch import RowPointer
 from ascreg.engine.groups import BlockGmPtr, BlockLanes, Divergent, GroupRefused
+from ascreg.engine.groups import group as group_state
 from ascreg.errors import OutOfBoundsError, SyncError
 from ascreg.machine.kernel import __global__, __simd_vf__, __vector__
 
@@ -235,13 +236,13 @@ def test_a_group_that_writes_other_bytes_than_its_blocks_turns_groups_off(
     def checked(x: GmPtr[float32_t], y: GmPtr[float32_t], n: int, scale: float) -> None:
         tile_kernel.func(x, y, n, scale)
 
-    real = groups.Group._move
+    real = group_state.Group._move
 
     def wrong(self: Any, *args: Any) -> None:  # a defect: every block moves block 0's bytes
         real(self, *args)
         self.ub.rows[1:] = self.ub.rows[:1]
 
-    monkeypatch.setattr(groups.Group, "_move", wrong)
+    monkeypatch.setattr(group_state.Group, "_move", wrong)
     gm = GlobalMemory()
     x, y = gm.alloc(float32_t, 4 * N), gm.alloc(float32_t, 4 * N)
     x.write(np.arange(4 * N))
@@ -286,7 +287,7 @@ def test_a_vf_runs_once_for_a_group_and_is_checked_against_its_blocks(
     x = np.random.default_rng(5).uniform(-4, 4, 6 * N).astype(np.float32)
     for _ in range(3):
         _run_tile(6, N, x)
-    assert groups._VF_CHECKS[code] == groups._VF_CHECK_RUNS  # checked, then trusted
+    assert group_state._VF_CHECKS[code] == group_state._VF_CHECK_RUNS  # checked, then trusted
     assert not any("affine" in m for m in _grouped(group_log, "affine"))
 
 
@@ -341,7 +342,7 @@ def test_a_vf_with_a_carried_register_gives_its_blocks_results(
         assert any("block by block" in m for m in _grouped(group_log, "running_max"))
     else:  # the whole VF runs once for the group, checked against its blocks
         np.testing.assert_array_equal(grouped, (rows - rows.max(axis=1)[:, None]).reshape(4, N))
-        assert groups._VF_CHECKS[vf.__wrapped__.__code__] >= 1
+        assert group_state._VF_CHECKS[vf.__wrapped__.__code__] >= 1
     assert "reduce_kernel: blocks 0-3 ran as one group" in _grouped(group_log, "reduce_kernel")
 
 
@@ -386,7 +387,7 @@ def test_a_vf_whose_group_run_differs_from_its_blocks_runs_block_by_block(
     with pytest.warns(RuntimeWarning, match="an ascreg defect"):
         copying[4, 0, None](x, y)
     np.testing.assert_array_equal(y.read(4 * N), np.arange(4 * N))  # the blocks' own result
-    assert groups._VF_CHECKS[copy_rows.__wrapped__.__code__] == -1  # type: ignore[attr-defined]
+    assert group_state._VF_CHECKS[copy_rows.__wrapped__.__code__] == -1  # type: ignore[attr-defined]
 
 
 @__simd_vf__

@@ -1,0 +1,224 @@
+"""SIMD block groups: the blocks of a vector launch run as one group where that is exact.
+
+A ``__global__`` ``__vector__`` kernel launched on many blocks runs its body once per block,
+and a block's copies, flags, allocations and queue calls cost far more than the arithmetic
+of its VFs (``docs/performance.md``, "A design for SIMD block batches"). A *group* runs the
+body once for a run of consecutive blocks instead:
+
+* ``GetBlockIdx()`` is a :class:`BlockLanes`, one index per block; arithmetic keeps the lanes,
+  and a GM pointer plus lanes is a :class:`BlockGmPtr` (one address per block). Where Python
+  needs one value (``int()``, ``if``, ``range()``, an index) the blocks must agree; when they
+  do not, the group stops (:class:`Divergent`) and runs again as the leading run of blocks that
+  agree (a tail block's branch), the rest after it;
+* the group's UB (:class:`StackedUb`) has one row of bytes per block at the same addresses, so
+  allocators, queues and tensors keep their ordinary ``UbPtr`` values. Its ordinary byte
+  access refuses: only the copies and VF calls below read and write the rows;
+* a GM <-> UB copy moves every block's bursts at once (:meth:`Group.copy`), checking each
+  block's GM bounds and alignment, and records its pipe accesses once for the UB side (the
+  same bytes in every block) and once per block for the GM side; a ``__simd_vf__`` runs once
+  per block on that block's row (:meth:`Group.vf`),
+  and every block must leave the same byte marks and pipe records as the first;
+* Global Memory is reached through the group's copies only: any other access, a block reading
+  or writing bytes another block of the group writes, output on ``stdout``, a warning, and any
+  error stop the group.
+
+A group that stops leaves nothing behind: its GM writes are undone and its blocks run one at
+a time, which raise the error, print or warn exactly as they always did. Which kernels may run
+in groups is decided from their code (:func:`why_not_grouped`): the body, and the functions and
+methods of user classes it names, make no ``global`` or ``nonlocal`` statements and write no
+attribute or item of anything but their own locals and parameters. The first group of each
+kernel is checked against the same blocks run one at a time (their GM writes must be equal
+byte for byte); a difference turns groups off for that kernel with a warning.
+``ASCREG_SIMD_GROUPS=0`` turns groups off. Whether (and why not) a launch ran in groups is
+logged at DEBUG level on the ``ascreg.groups`` logger.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import GlobalMemory, GmPtr, float32_t
+>>> from ascreg.basic import DataCopy, GetBlockIdx, GlobalTensor, LocalMemAllocator, Hardware
+>>> from ascreg.basic import PipeBarrier, PIPE_ALL, Adds
+>>> from ascreg.machine.kernel import __global__, __vector__
+>>> @__global__
+... @__vector__
+... def shift(x: GmPtr[float32_t], y: GmPtr[float32_t]) -> None:
+...     xGm, yGm = GlobalTensor[float32_t](), GlobalTensor[float32_t]()
+...     xGm.SetGlobalBuffer(x + GetBlockIdx() * 64)
+...     yGm.SetGlobalBuffer(y + GetBlockIdx() * 64)
+...     buf = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 64]()
+...     DataCopy(buf, xGm, 64)
+...     PipeBarrier[PIPE_ALL]()
+...     DataCopy(yGm, buf, 64)
+>>> gm = GlobalMemory(); x, y = gm.alloc(float32_t, 256), gm.alloc(float32_t, 256)
+>>> x.write(np.arange(256)); shift[4, 0, None](x, y); y.read(256)[[0, 100, 255]].tolist()
+[0.0, 100.0, 255.0]
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import sys
+import warnings
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from ascreg._dtypes import uint8_t
+from ascreg.engine.groups.admission import why_not_grouped
+from ascreg.engine.groups.group import _DEFECTS, LOG, Group, _tell_once
+from ascreg.engine.groups.memory import StackedUb
+from ascreg.engine.groups.values import BlockGmPtr, BlockLanes, Divergent, GroupRefused
+from ascreg.machine.block import BlockContext
+from ascreg.machine.block import block as running_as
+from ascreg.machine.coop import check_sync_clean
+from ascreg.machine.crosscore import RUNNER_STATE
+from ascreg.machine.memory import live_memories, untrack
+from ascreg.machine.races import GmRaceCheck
+from ascreg.machine.simt.engine import Journal
+from ascreg.machine.trace import RECORDING
+
+__all__ = [
+    "GROUPS",
+    "GROUP_BLOCKS",
+    "BlockGmPtr",
+    "BlockLanes",
+    "Divergent",
+    "Group",
+    "GroupRefused",
+    "StackedUb",
+    "run_groups",
+    "why_not_grouped",
+]
+
+GROUPS = [os.environ.get("ASCREG_SIMD_GROUPS", "1") != "0"]
+"""``GROUPS[0]``: whether vector launches may run in block groups (``ASCREG_SIMD_GROUPS``)."""
+GROUP_BLOCKS = 64
+"""The most blocks one group runs (a group's UB holds this many rows)."""
+
+_SPLITS: dict[Any, dict[int, int]] = {}
+"""Per kernel and block count: the group size found to work from each first block."""
+_CHECKED: dict[Any, bool] = {}
+"""Per kernel: its first group was checked against its blocks run one at a time (True: equal)."""
+
+
+def run_groups(runner: Any, races: GmRaceCheck) -> int:
+    """Run the leading blocks of a vector launch in groups; return the first block still to run.
+
+    *runner* is the launch's ``BlockRunner`` (:mod:`ascreg.machine.coop`): its kernel, arguments
+    and block count, and ``run_block(k)``, which the first-launch check runs blocks alone with.
+    """
+    kernel, blocks = runner.func, runner.blocks
+    name = getattr(kernel, "__name__", "kernel")
+    code = getattr(kernel, "__code__", None)
+    if not GROUPS[0] or blocks < 2 or _CHECKED.get(code) is False or _watched():
+        return 0
+    why = why_not_grouped(kernel)
+    if why is not None:
+        _tell_once(("admission", code), f"{name}: its blocks run one at a time: {why}")
+        return 0
+    splits = _SPLITS.setdefault((code, blocks), {})
+    first = 0
+    while blocks - first >= 2:
+        count = splits.get(first, min(GROUP_BLOCKS, blocks - first))
+        if count < 2:
+            return first
+        _ascreg_blocks = (first, count)  # the launch's BlockProgress reads it
+        outcome = _attempt(runner, races, first, count)
+        for defect in _DEFECTS:
+            warnings.warn(defect, RuntimeWarning, stacklevel=4)
+        _DEFECTS.clear()
+        if isinstance(outcome, Divergent):
+            splits[first] = int(np.argmin(outcome.agree))
+            continue
+        if isinstance(outcome, BaseException):
+            _tell_once(
+                ("stopped", code, type(outcome).__name__),
+                f"{name}: blocks {first}-{first + count - 1} ran one at a time: {outcome}",
+            )
+            return first
+        if code not in _CHECKED and not _check_once(code, name, outcome, runner.run_block):
+            return int(first + count)
+        LOG.debug("%s: blocks %d-%d ran as one group", name, first, first + count - 1)
+        first += count
+    return first
+
+
+def _watched() -> bool:
+    """Return True while a debugger, a tracer (pdb, ``ascreg.emit``) or a profile watches.
+
+    They see each block run on its own, as written.
+    """
+    return sys.gettrace() is not None or bool(RECORDING)
+
+
+def _attempt(runner: Any, races: GmRaceCheck, first: int, count: int) -> Group | BaseException:
+    """Run one group; return it, or the exception that stopped it (everything undone)."""
+    shared = {k: v for k, v in runner.shared.items() if k != RUNNER_STATE}  # no SyncAll
+    ctx = BlockContext(first, runner.blocks, 0, runner.name, shared=shared)
+    group = Group(ctx, first, count, races)
+    ctx.group = group
+    ctx.ub = group.ub
+    ctx.ub.on_access = ctx.hook
+    untrack(ctx.ub)
+    dyn = runner.dyn_bytes
+    ctx.dynamic = ctx.ub.alloc_bytes(uint8_t, dyn, label=f"extern __ubuf__ (dynamic, {dyn} bytes)")
+    ctx.block_idx = BlockLanes(np.arange(first, first + count, dtype=np.int64))  # type: ignore[assignment]
+    output = io.StringIO()
+    try:
+        with _gm_refused(), contextlib.redirect_stdout(output), warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with running_as(ctx):
+                runner.func(*runner.args, **runner.kwargs)
+            check_sync_clean(ctx)  # the launch's own end-of-block check
+        if output.getvalue():
+            raise GroupRefused("a block printed")
+        group.claim()
+    except Exception as error:
+        group.journal.rollback()
+        return error
+    finally:
+        ctx.release()
+    return group
+
+
+@contextlib.contextmanager
+def _gm_refused() -> Iterator[None]:
+    """Make every access to another memory than the group's own UB stop the group."""
+    watched = [m for m in live_memories() if not isinstance(m, StackedUb)]
+    previous = [m.on_access for m in watched]
+
+    def refuse(start: int, end: int, action: str) -> None:
+        raise GroupRefused(f"{action} memory outside the group's copies")
+
+    for memory in watched:
+        memory.on_access = refuse
+    try:
+        yield
+    finally:
+        for memory, hook in zip(watched, previous, strict=True):
+            memory.on_access = hook
+
+
+def _check_once(code: Any, name: str, group: Group, run_block: Callable[[int], None]) -> bool:
+    """Check a kernel's first group against its blocks run alone; True when they agree.
+
+    The group's GM writes are undone and its blocks run one at a time; what they write stays.
+    """
+    grouped = group.written()
+    group.journal.rollback()
+    for k in range(group.first, group.first + group.count):
+        run_block(k)
+    alone = [Journal.now(m, s, old) for m, s, old in grouped]
+    same = all(np.array_equal(a, b) for (_, _, b), a in zip(grouped, alone, strict=True))
+    _CHECKED[code] = same
+    if not same:
+        warnings.warn(
+            f"{name}: a group of its blocks wrote other bytes than the blocks one at a time "
+            "(an ascreg defect: please report it); its blocks now run one at a time",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    return same

@@ -1,0 +1,424 @@
+"""A block group at work: its copies between GM and its stacked UB, and its VF calls.
+
+See :mod:`ascreg.engine.groups` for what a group is and when it runs.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ascreg.engine.batch import ALL_BLOCKS
+from ascreg.engine.groups.memory import StackedUb
+from ascreg.engine.groups.values import BlockGmPtr, BlockLanes, GroupRefused, Lanes
+from ascreg.machine.block import BlockContext, _grown
+from ascreg.machine.convert import to_dtype
+from ascreg.machine.memory import DATA_BLOCK, GmPtr, Memory, Pointer, UbPtr
+from ascreg.machine.mte import store_atomic
+from ascreg.machine.races import GmRaceCheck
+from ascreg.machine.simt.engine import Journal
+from ascreg.machine.sync import PIPE_MTE2, PIPE_MTE3
+
+LOG = logging.getLogger("ascreg.groups")
+"""Reports, at DEBUG level, each launch that ran in groups and why the others did not."""
+
+_TOLD: set[Any] = set()
+
+
+def _tell_once(key: Any, message: str) -> None:
+    """Log *message* at DEBUG level on ``ascreg.groups``, once per *key*."""
+    if key not in _TOLD:
+        _TOLD.add(key)
+        LOG.debug(message)
+
+
+_VF_CHECKS: dict[Any, int] = {}
+"""Per VF (its code): how many of its runs for a whole group were checked against its blocks
+one at a time and agreed; -1 once one did not (it then runs block by block)."""
+_VF_REFUSED: set[tuple[Any, ...]] = set()
+"""The VFs (code and argument forms, ``_form``) whose run for a whole group failed."""
+
+
+def _form(value: Any) -> Any:
+    """Return what a VF's run for a whole group may depend on in an argument."""
+    if isinstance(value, Pointer):
+        return (id(value.memory), value.address, value.dtype)
+    return value if isinstance(value, int | float | str | bool | None) else type(value)
+
+
+_DEFECTS: list[str] = []
+"""Differences the checks found in the running group, warned about after it."""
+_VF_CHECK_RUNS = 2
+"""How many runs for a whole group of each VF are checked."""
+
+
+class Group:
+    """The blocks ``first .. first + count - 1`` of a launch, running as one."""
+
+    def __init__(self, ctx: BlockContext, first: int, count: int, races: GmRaceCheck) -> None:
+        self.ctx, self.first, self.count, self.races = ctx, first, count, races
+        self.ub = StackedUb(count)
+        self.journal = Journal()
+        self.accesses: list[tuple[Memory, Lanes, Lanes, bool]] = []
+        """``(memory, starts, ends, write)``: each GM access of the group, one span per block."""
+
+    # -- copies ---------------------------------------------------------------------------
+
+    def copy(self, dst: Any, src: Any, burst: Any, into_ub: bool, call: str) -> None:
+        """Make a GM <-> UB copy of every block of the group (its bursts, padded as asked)."""
+        ub, gm = (dst, src) if into_ub else (src, dst)
+        if not isinstance(ub, UbPtr) or ub.memory is not self.ub or not isinstance(gm, GmPtr):
+            raise GroupRefused(f"{call}: a copy between other memories than GM and the UB")
+        if burst.compact or (not into_ub and _padded(burst)):
+            raise GroupRefused(f"{call}: a copy form groups do not run")
+        if not into_ub and store_atomic(self.ctx) is not None:
+            raise GroupRefused(f"{call}: a store-atomic copy")
+        addresses = gm.addresses if isinstance(gm, BlockGmPtr) else np.full(self.count, gm.address)
+        size = gm.dtype.size
+        if ub.address % DATA_BLOCK or (addresses % size).any():
+            raise GroupRefused(f"{call}: a misaligned address")
+        n, length = burst.n_burst, burst.len_burst
+        ub_stride, gm_stride = (
+            (burst.dst_stride, burst.src_stride)
+            if into_ub
+            else (burst.src_stride, burst.dst_stride)
+        )
+        left, right = burst.left_pad * size, burst.right_pad * size
+        padded = left + length + right
+        dummy = -padded % DATA_BLOCK if burst.fill_to_block else 0
+        offsets = np.arange(n, dtype=np.int64)
+        ub_starts = ub.address + offsets * ub_stride
+        if ub_stride < 0 or not ub.fits(int(ub_starts[-1] - ub.address) + padded + dummy):
+            raise GroupRefused(f"{call}: a UB range outside its allocation")
+        gm_starts = addresses[:, None] + offsets * gm_stride  # blocks x bursts
+        self._check_gm(gm, gm_starts, length, call)
+        self._track(ub_starts, gm_starts, (length, padded + dummy), gm.memory, into_ub)
+        self._move(ub_starts + left, gm_starts, length, gm.memory, into_ub)
+        if padded + dummy > length:
+            self._pad(ub_starts, burst, (left, length, right, dummy), ub.dtype)
+
+    def _pad(self, ub_starts: Lanes, burst: Any, sizes: tuple[int, ...], dtype: Any) -> None:
+        """Write a padded copy's pad and dummy bytes as ``mte.gm_to_ub`` does, every block."""
+        left, length, right, dummy = sizes
+        size, rows = dtype.size, self.ub.rows
+        value = burst.pad_value
+        constant = None if value is None else to_dtype([value], dtype).view(np.uint8)
+        for start in ub_starts.tolist():
+            first = rows[:, start + left : start + left + size].copy()  # the burst's first element
+            end = start + left + length
+            dummy_value = constant if left or right or burst.constant_fill else None
+            for at, nbytes, fill in (
+                (start, left, constant),
+                (end, right, constant),
+                (end + right, dummy, dummy_value),
+            ):
+                if nbytes:
+                    unit = first if fill is None else np.broadcast_to(fill, (self.count, size))
+                    rows[:, at : at + nbytes] = np.tile(unit, (1, -(-nbytes // size)))[:, :nbytes]
+
+    def _check_gm(self, gm: GmPtr[Any], starts: Lanes, length: int, call: str) -> None:
+        alloc = gm.block
+        low, high = int(starts.min()), int(starts.max()) + length
+        if alloc is None or not alloc.live or low < alloc.start or high > alloc.end:
+            raise GroupRefused(f"{call}: a GM range outside its allocation")
+        if high > gm.memory.data.size:
+            gm.memory._grow(high)
+
+    def _track(
+        self,
+        ub_starts: Lanes,
+        gm_starts: Lanes,
+        lengths: tuple[int, int],
+        gm: Memory,
+        into_ub: bool,
+    ) -> None:
+        """Record the copy's pipe accesses and byte marks, once for the whole group.
+
+        *lengths*: the bytes of a burst in GM, and in UB with its padding.
+        """
+        ctx, (length, ub_length) = self.ctx, lengths
+        tracker, pipe = ctx.tracker, PIPE_MTE2 if into_ub else PIPE_MTE3
+        end = int(ub_starts[-1]) + ub_length
+        if end > ctx.written.size:
+            ctx.written = _grown(ctx.written, max(end, self.ub.rows.shape[1]))
+            ctx.vf_stored = _grown(ctx.vf_stored, ctx.written.size)
+        tracker.begin_copy(pipe)
+        space = id(gm)
+        for ub_start, column in zip(ub_starts.tolist(), gm_starts.T.tolist(), strict=True):
+            ub_end = ub_start + ub_length
+            if into_ub:
+                for start in column:  # each block's GM bytes (another block's are others)
+                    tracker.access(pipe, start, start + length, False, space)
+                ctx.mark_written(ub_start, ub_end)
+                tracker.access(pipe, ub_start, ub_end, True)
+            else:
+                if not ctx.all_written(ub_start, ub_end):
+                    raise GroupRefused("a copy out of UB bytes never written")
+                tracker.access(pipe, ub_start, ub_end, False)
+                for start in column:
+                    tracker.access(pipe, start, start + length, True, space)
+        spans = gm_starts.reshape(self.count, -1)
+        self.accesses.append((gm, spans.min(axis=1), spans.max(axis=1) + length, not into_ub))
+
+    def _move(
+        self, ub_starts: Lanes, gm_starts: Lanes, length: int, gm: Memory, into_ub: bool
+    ) -> None:
+        """Move every block's bursts, in one strided view of GM per burst.
+
+        That is when the blocks are evenly spaced in GM (the common ``x + GetBlockIdx() * n``);
+        otherwise the bytes are gathered or scattered.
+        """
+        rows = self.ub.rows
+        if not into_ub:
+            for k in range(self.count):
+                for start in gm_starts[k].tolist():
+                    self.journal.record(gm, start, length)
+        for b, ub_start in enumerate(ub_starts.tolist()):
+            column = gm_starts[:, b]
+            ub_side = rows[:, ub_start : ub_start + length]
+            gm_side = _blocks_view(gm.data, column, length)
+            if gm_side is None:
+                index = column[:, None] + np.arange(length, dtype=np.int64)
+                if into_ub:
+                    ub_side[...] = gm.data[index]
+                else:
+                    gm.data[index] = ub_side
+            elif into_ub:
+                ub_side[...] = gm_side
+            else:
+                gm_side[...] = ub_side
+
+    # -- VF calls -------------------------------------------------------------------------
+
+    def vf(
+        self,
+        func: Callable[..., Any],
+        run: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+    ) -> None:
+        """Run the ``__simd_vf__`` *func* (its runner *run*) for every block of the group.
+
+        Once for all blocks where ``_all_blocks`` can, else once per block
+        (``_per_block``).
+        """
+        if not self._all_blocks(func, run, args, kwargs):
+            self._per_block(run, args, kwargs)
+
+    def _all_blocks(
+        self,
+        func: Callable[..., Any],
+        run: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+    ) -> bool:
+        """Run the VF once, its batched loops on every block's row at once; False if not.
+
+        Its loads then hold one row of lanes per block and iteration (the block is a leading
+        axis), its stores write every row (``ascreg.engine.batch.ALL_BLOCKS``); what only one
+        block at a time can do (an access outside a batched loop, a store through unevenly
+        spaced rows) refuses: the UB rows, byte marks and pipe records are put back and the
+        VF runs block by block. The first runs of each VF whose blocks
+        hold different bytes are checked against the block-by-block run (``_VF_CHECKS``).
+        """
+        code = getattr(func, "__code__", None)
+        checks = _VF_CHECKS.get(code, 0)
+        values = (*args, *kwargs.values())
+        if checks < 0 or any(isinstance(v, BlockLanes | BlockGmPtr) for v in values):
+            return False
+        key = (code, *map(_form, values))
+        if key in _VF_REFUSED:
+            return False
+        ctx, top = self.ctx, self.ub.top
+        rows_before, marks = self.ub.rows[:, :top].copy(), ctx.checkpoint()
+        self.ub.use_all()
+        ALL_BLOCKS[0] = True
+        try:
+            run(*args, **kwargs)
+        except Exception as error:
+            self.ub.rows[:, :top] = rows_before
+            ctx.restore(marks)
+            if len(_VF_REFUSED) >= 1024:
+                _VF_REFUSED.clear()
+            _VF_REFUSED.add(key)  # not tried again with these arguments
+            name = getattr(func, "__name__", "VF")
+            _tell_once(("vf", code), f"{name}: runs block by block in groups: {error}")
+            return False
+        finally:
+            ALL_BLOCKS[0] = False
+            self.ub.leave_row()
+        if checks < _VF_CHECK_RUNS and not (rows_before == rows_before[:1]).all():
+            self._check_all_blocks(func, checks, run, (args, kwargs), (rows_before, marks))
+        return True
+
+    def _check_all_blocks(
+        self,
+        func: Callable[..., Any],
+        checks: int,
+        run: Callable[..., Any],
+        call: tuple[tuple[Any, ...], dict[str, Any]],
+        before: tuple[Any, ...],
+    ) -> None:
+        """Run the VF again block by block from *before*; compare the UB rows and marks."""
+        ctx, top = self.ctx, self.ub.top
+        rows_before, marks = before
+        grouped, grouped_marks = self.ub.rows[:, :top].copy(), ctx.written.copy()
+        self.ub.rows[:, :top] = rows_before
+        ctx.restore(marks)
+        self._per_block(run, *call)
+        same = np.array_equal(self.ub.rows[:, :top], grouped) and np.array_equal(
+            ctx.written, grouped_marks
+        )
+        _VF_CHECKS[getattr(func, "__code__", None)] = checks + 1 if same else -1
+        if not same:  # said after the group (whose warnings stop it)
+            _DEFECTS.append(
+                f"{getattr(func, '__name__', 'a VF')}: run once for a group of blocks, it left "
+                "other UB bytes than its blocks one at a time (an ascreg defect: please report "
+                "it); it now runs block by block"
+            )
+
+    def _per_block(
+        self, run: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> None:
+        """Run a ``__simd_vf__`` once per block, on that block's UB row and arguments.
+
+        Every block starts from the byte marks the group had before the call and must end with
+        the first block's (a VF that stores other bytes in another block, through
+        data-dependent addresses, stops the group); the pipe tracker keeps every block's
+        accesses, so a hazard of any block is one of the group.
+        """
+        ctx, lanes = self.ctx, ctx_lanes(self.ctx)
+        before = _snapshot(ctx)
+        after: tuple[Any, ...] | None = None
+        try:
+            for k in range(self.count):
+                if k:
+                    _restore(ctx, before)
+                ctx.block_idx = int(lanes.values[k])
+                self.ub.use_row(k)
+                run(*_of_block(args, k), **{n: _of_block((v,), k)[0] for n, v in kwargs.items()})
+                state = _state(ctx)
+                if after is None:
+                    after = state
+                elif not _same_state(after, state):
+                    raise GroupRefused("a VF accessed other UB bytes in another block")
+        finally:
+            self.ub.leave_row()
+            ctx.block_idx = lanes  # type: ignore[assignment]
+
+    # -- the end of a group ---------------------------------------------------------------
+
+    def claim(self) -> None:
+        """Refuse cross-block sharing of GM bytes; claim each block's writes for the race check."""
+        by_memory: dict[int, list[tuple[Lanes, Lanes, bool]]] = {}
+        for memory, starts, ends, write in self.accesses:
+            by_memory.setdefault(id(memory), []).append((starts, ends, write))
+        for spans in by_memory.values():
+            _no_sharing(spans, self.count)
+        for memory, starts, ends, write in self.accesses:
+            hook = self.races.hook_of(memory)
+            if not write or hook is None:
+                continue
+            for k in range(self.count):
+                self.races.block = self.first + k
+                hook.record(int(starts[k]), int(ends[k]))
+
+    def written(self) -> list[tuple[Memory, int, np.ndarray[Any, Any]]]:
+        """Return the GM bytes the group wrote, as they are now (the first-launch check)."""
+        return [(m, s, Journal.now(m, s, old).copy()) for m, s, old in self.journal.entries]
+
+
+def _padded(burst: Any) -> bool:
+    return bool(burst.left_pad or burst.right_pad or burst.fill_to_block)
+
+
+def _blocks_view(data: Lanes, starts: Lanes, length: int) -> Lanes | None:
+    """Return ``blocks x length`` bytes of *data* at *starts* as one view, if evenly spaced."""
+    if starts.size > 1:
+        step = int(starts[1] - starts[0])
+        if step < length or not (np.diff(starts) == step).all():
+            return None
+    else:
+        step = length
+    first = int(starts[0])
+    return np.lib.stride_tricks.as_strided(
+        data[first:], shape=(starts.size, length), strides=(step, 1)
+    )
+
+
+def _no_sharing(spans: list[tuple[Lanes, Lanes, bool]], count: int) -> None:
+    """Refuse when a block reads GM bytes another block of the group writes.
+
+    Run one after another, the later block would see the earlier one's bytes (or the earlier
+    the old ones); in the group, both see what the group's order gives. Two blocks writing the
+    same bytes is the race check's (:meth:`Group.claim`). The blocks' spans of each kind are
+    first compared by their hulls (disjoint regions, the common case, end there), then byte by
+    byte.
+    """
+    reads = [(s, e) for s, e, w in spans if not w]
+    writes = [(s, e) for s, e, w in spans if w]
+    if not reads or not writes:
+        return
+    r_lo, r_hi = _hulls(reads)
+    w_lo, w_hi = _hulls(writes)
+    overlap = (r_lo[:, None] < w_hi[None, :]) & (w_lo[None, :] < r_hi[:, None])
+    np.fill_diagonal(overlap, False)
+    if not overlap.any():
+        return
+    low = int(min(r_lo.min(), w_lo.min()))
+    writer = np.zeros(int(max(r_hi.max(), w_hi.max())) - low, dtype=np.int64)
+    for starts, ends in writes:
+        for k, (start, end) in enumerate(zip(starts.tolist(), ends.tolist(), strict=True)):
+            segment = writer[start - low : end - low]
+            segment[(segment != 0) & (segment != k + 1)] = -1  # several writers
+            segment[segment == 0] = k + 1
+    for starts, ends in reads:
+        for k, (start, end) in enumerate(zip(starts.tolist(), ends.tolist(), strict=True)):
+            segment = writer[start - low : end - low]
+            if ((segment != 0) & (segment != k + 1)).any():
+                raise GroupRefused("a block reads GM bytes another block of the group writes")
+
+
+def _hulls(spans: list[tuple[Lanes, Lanes]]) -> tuple[Lanes, Lanes]:
+    """Return each block's lowest start and highest end over *spans*."""
+    return (
+        np.minimum.reduce([s for s, _ in spans]),
+        np.maximum.reduce([e for _, e in spans]),
+    )
+
+
+def ctx_lanes(ctx: BlockContext) -> BlockLanes:
+    """Return the group's :class:`BlockLanes` (its context's ``block_idx``)."""
+    return ctx.block_idx  # type: ignore[return-value]
+
+
+def _of_block(args: tuple[Any, ...], k: int) -> list[Any]:
+    out = []
+    for arg in args:
+        if isinstance(arg, BlockLanes):
+            arg = arg.values[k].item()
+        elif isinstance(arg, BlockGmPtr):
+            arg = arg.of(k)
+        out.append(arg)
+    return out
+
+
+def _snapshot(ctx: BlockContext) -> tuple[Any, ...]:
+    """Return the byte marks a VF changes (its pipe records are kept for every block)."""
+    return ctx.written.copy(), set(ctx.full)
+
+
+def _restore(ctx: BlockContext, state: tuple[Any, ...]) -> None:
+    written, full = state
+    ctx.written, ctx.full = written.copy(), set(full)
+
+
+def _state(ctx: BlockContext) -> tuple[Any, ...]:
+    return (ctx.written.copy(),)
+
+
+def _same_state(one: tuple[Any, ...], other: tuple[Any, ...]) -> bool:
+    return bool(np.array_equal(one[0], other[0]))
