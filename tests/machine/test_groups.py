@@ -100,6 +100,34 @@ def _grouped(caplog: pytest.LogCaptureFixture, name: str) -> list[str]:
     return [r.getMessage() for r in caplog.records if r.getMessage().startswith(name)]
 
 
+def one_vf_kernel(vf: Any, *vf_args: Any, out: int = N) -> Any:
+    """A kernel whose blocks copy N floats in, run *vf* (y, x, *vf_args), copy *out* floats out."""
+
+    @__global__
+    @__vector__
+    def kernel(x: GmPtr[float32_t], y: GmPtr[float32_t]) -> None:
+        xGm, yGm = GlobalTensor[float32_t](), GlobalTensor[float32_t]()
+        xGm.SetGlobalBuffer(x + GetBlockIdx() * N)
+        yGm.SetGlobalBuffer(y + GetBlockIdx() * N)
+        allocator = LocalMemAllocator[Hardware.UB]()
+        xLocal, yLocal = allocator.Alloc[float32_t, N](), allocator.Alloc[float32_t, N]()
+        DataCopy(xLocal, xGm, N)
+        PipeBarrier[PIPE_ALL]()
+        asc_vf_call[vf](yLocal.GetPhyAddr(), xLocal.GetPhyAddr(), *vf_args)
+        PipeBarrier[PIPE_ALL]()
+        DataCopy(yGm, yLocal, out)
+
+    return kernel
+
+
+def _run_one_vf(kernel: Any, blocks: int, x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    gm = GlobalMemory()
+    xg, yg = gm.alloc(float32_t, blocks * N), gm.alloc(float32_t, blocks * N)
+    xg.write(x)
+    kernel[blocks, 0, None](xg, yg)
+    return yg.read(blocks * N).reshape(blocks, N)
+
+
 def _run_tile(blocks: int, n: int, x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     gm = GlobalMemory()
     xg, yg = gm.alloc(float32_t, blocks * n), gm.alloc(float32_t, blocks * n)
@@ -311,28 +339,11 @@ def minus_max(dst: UbPtr[float32_t], src: UbPtr[float32_t], count: int) -> None:
 def test_a_vf_with_a_carried_register_gives_its_blocks_results(
     vf: Any, group_log: pytest.LogCaptureFixture, without_groups: Any
 ) -> None:
-    @__global__
-    @__vector__
-    def reduce_kernel(x: GmPtr[float32_t], y: GmPtr[float32_t]) -> None:
-        xGm, yGm = GlobalTensor[float32_t](), GlobalTensor[float32_t]()
-        xGm.SetGlobalBuffer(x + GetBlockIdx() * N)
-        yGm.SetGlobalBuffer(y + GetBlockIdx() * N)
-        allocator = LocalMemAllocator[Hardware.UB]()
-        xLocal, yLocal = allocator.Alloc[float32_t, N](), allocator.Alloc[float32_t, N]()
-        DataCopy(xLocal, xGm, N)
-        PipeBarrier[PIPE_ALL]()
-        asc_vf_call[vf](yLocal.GetPhyAddr(), xLocal.GetPhyAddr(), N)
-        PipeBarrier[PIPE_ALL]()
-        DataCopy(yGm, yLocal, 64 if vf is running_max else N)
-
+    kernel = one_vf_kernel(vf, N, out=64 if vf is running_max else N)
     source = np.random.default_rng(2).standard_normal(4 * N).astype(np.float32)
 
     def run() -> np.ndarray[Any, Any]:
-        gm = GlobalMemory()
-        x, y = gm.alloc(float32_t, 4 * N), gm.alloc(float32_t, 4 * N)
-        x.write(source)
-        reduce_kernel[4, 0, None](x, y)
-        return y.read(4 * N).reshape(4, N)
+        return _run_one_vf(kernel, 4, source)
 
     grouped = run()
     np.testing.assert_array_equal(grouped, without_groups(run))
@@ -343,7 +354,7 @@ def test_a_vf_with_a_carried_register_gives_its_blocks_results(
     else:  # the whole VF runs once for the group, checked against its blocks
         np.testing.assert_array_equal(grouped, (rows - rows.max(axis=1)[:, None]).reshape(4, N))
         assert group_state._VF_CHECKS[vf.__wrapped__.__code__] >= 1
-    assert "reduce_kernel: blocks 0-3 ran as one group" in _grouped(group_log, "reduce_kernel")
+    assert "kernel: blocks 0-3 ran as one group" in _grouped(group_log, "kernel")
 
 
 def test_a_vf_whose_group_run_differs_from_its_blocks_runs_block_by_block(
@@ -356,20 +367,6 @@ def test_a_vf_whose_group_run_differs_from_its_blocks_runs_block_by_block(
             Reg.LoadAlign(x, src + i * 64)
             Reg.StoreAlign(dst + i * 64, x, full)
 
-    @__global__
-    @__vector__
-    def copying(x: GmPtr[float32_t], y: GmPtr[float32_t]) -> None:
-        xGm, yGm = GlobalTensor[float32_t](), GlobalTensor[float32_t]()
-        xGm.SetGlobalBuffer(x + GetBlockIdx() * N)
-        yGm.SetGlobalBuffer(y + GetBlockIdx() * N)
-        allocator = LocalMemAllocator[Hardware.UB]()
-        xLocal, yLocal = allocator.Alloc[float32_t, N](), allocator.Alloc[float32_t, N]()
-        DataCopy(xLocal, xGm, N)
-        PipeBarrier[PIPE_ALL]()
-        asc_vf_call[copy_rows](yLocal.GetPhyAddr(), xLocal.GetPhyAddr(), N)
-        PipeBarrier[PIPE_ALL]()
-        DataCopy(yGm, yLocal, N)
-
     real = RowPointer._block_rows
 
     def first_block_only(self: Any, data: Any, *args: Any) -> Any:  # a defect
@@ -381,12 +378,10 @@ def test_a_vf_whose_group_run_differs_from_its_blocks_runs_block_by_block(
         )
 
     monkeypatch.setattr(RowPointer, "_block_rows", first_block_only)
-    gm = GlobalMemory()
-    x, y = gm.alloc(float32_t, 4 * N), gm.alloc(float32_t, 4 * N)
-    x.write(np.arange(4 * N))
+    source = np.arange(4 * N, dtype=np.float32)
     with pytest.warns(RuntimeWarning, match="an ascreg defect"):
-        copying[4, 0, None](x, y)
-    np.testing.assert_array_equal(y.read(4 * N), np.arange(4 * N))  # the blocks' own result
+        result = _run_one_vf(one_vf_kernel(copy_rows, N), 4, source)
+    np.testing.assert_array_equal(result.reshape(-1), source)  # the blocks' own result
     assert group_state._VF_CHECKS[copy_rows.__wrapped__.__code__] == -1  # type: ignore[attr-defined]
 
 
@@ -404,33 +399,15 @@ def scale_rows(dst: UbPtr[float32_t], src: UbPtr[float32_t], rows: int, cols: in
             Reg.StoreAlign(dst + r * cols + j * 64, x, full)
 
 
-@__global__
-@__vector__
-def rows_kernel(x: GmPtr[float32_t], y: GmPtr[float32_t], rows: int) -> None:
-    xGm, yGm = GlobalTensor[float32_t](), GlobalTensor[float32_t]()
-    xGm.SetGlobalBuffer(x + GetBlockIdx() * N)
-    yGm.SetGlobalBuffer(y + GetBlockIdx() * N)
-    allocator = LocalMemAllocator[Hardware.UB]()
-    xLocal, yLocal = allocator.Alloc[float32_t, N](), allocator.Alloc[float32_t, N]()
-    DataCopy(xLocal, xGm, N)
-    PipeBarrier[PIPE_ALL]()
-    asc_vf_call[scale_rows](yLocal.GetPhyAddr(), xLocal.GetPhyAddr(), rows, N // rows)
-    PipeBarrier[PIPE_ALL]()
-    DataCopy(yGm, yLocal, N)
-
-
 @pytest.mark.parametrize("rows", [1, 2, 4])
 def test_nested_and_one_iteration_loops_run_once_for_a_group(
     rows: int, group_log: pytest.LogCaptureFixture, without_groups: Any
 ) -> None:
     x = np.random.default_rng(rows).uniform(-2, 2, 5 * N).astype(np.float32)
+    kernel = one_vf_kernel(scale_rows, rows, N // rows)
 
     def run() -> np.ndarray[Any, Any]:
-        gm = GlobalMemory()
-        xg, yg = gm.alloc(float32_t, 5 * N), gm.alloc(float32_t, 5 * N)
-        xg.write(x)
-        rows_kernel[5, 0, None](xg, yg, rows)
-        return yg.read(5 * N)
+        return _run_one_vf(kernel, 5, x)
 
     grouped = run()
     np.testing.assert_array_equal(grouped, without_groups(run))
