@@ -173,9 +173,7 @@ class Group:
         """
         rows = self.ub.rows
         if not into_ub:
-            for k in range(self.count):
-                for start in gm_starts[k].tolist():
-                    self.journal.record(gm, start, length)
+            self._journal(gm_starts, length, gm)
         for b, ub_start in enumerate(ub_starts.tolist()):
             column = gm_starts[:, b]
             ub_side = rows[:, ub_start : ub_start + length]
@@ -190,6 +188,19 @@ class Group:
                 ub_side[...] = gm_side
             else:
                 gm_side[...] = ub_side
+
+    def _journal(self, gm_starts: Lanes, length: int, gm: Memory) -> None:
+        """Save the GM bytes a copy out is about to overwrite (the group's undo).
+
+        A burst whose blocks' spans follow each other is saved as one span.
+        """
+        for column in gm_starts.T:
+            first, last = int(column[0]), int(column[-1])
+            if last - first == (column.size - 1) * length and (np.diff(column) == length).all():
+                self.journal.record(gm, first, last + length - first)
+                continue
+            for start in column.tolist():
+                self.journal.record(gm, start, length)
 
     # -- VF calls -------------------------------------------------------------------------
 
