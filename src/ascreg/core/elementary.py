@@ -166,8 +166,18 @@ def _zero_or_subnormal(*arrays: Lanes) -> bool:
     slow): a zero field is a zero or a subnormal.
     """
     unsigned, exponent = _EXPONENT_BITS[arrays[0].dtype]
-    fields = np.concatenate(arrays, axis=None).view(unsigned) & exponent
-    return bool(np.count_nonzero(fields) != fields.size)
+    if arrays[0].size <= _JOINED_UP_TO:  # small: one joined test costs fewer calls
+        fields = np.concatenate(arrays, axis=None).view(unsigned) & exponent
+        return bool(np.count_nonzero(fields) != fields.size)
+    for lanes in arrays:  # large: a joined copy would be a fresh, page-faulting array
+        fields = np.ascontiguousarray(lanes).view(unsigned) & exponent
+        if np.count_nonzero(fields) != fields.size:
+            return True
+    return False
+
+
+_JOINED_UP_TO = 1 << 12
+"""Up to this many lanes per array, :func:`_zero_or_subnormal` tests the arrays joined."""
 
 
 def _flushed_divide(a: Lanes, b: Lanes) -> Lanes:

@@ -43,6 +43,8 @@ class StackedUb(UnifiedBuffer):
     def __init__(self, count: int) -> None:
         super().__init__(UB_BYTES)
         self.rows = np.zeros((count, 0), dtype=np.uint8)
+        self.used = 0
+        """Bytes from here on have never been allocated or accessed: still zeros."""
         self.active: int | None = None
         self.data = _NO_BYTES
 
@@ -56,16 +58,24 @@ class StackedUb(UnifiedBuffer):
                 self.use_row(self.active)
 
     def alloc_bytes(self, dtype: type[Any], nbytes: int, *, label: str | None = None) -> Any:
-        """Allocate in every block's row (zeroed, as a block's own allocation is)."""
+        """Allocate in every block's row (zeroed, as a block's own allocation is).
+
+        Bytes past :attr:`used` are still the zeros the rows were made with.
+        """
         ptr = super().alloc_bytes(dtype, nbytes, label=label)
-        self.rows[:, ptr.address : ptr.address + nbytes] = 0
+        start, end = ptr.address, ptr.address + nbytes
+        if start < self.used:
+            self.rows[:, start : min(end, self.used)] = 0
+        self.used = max(self.used, end)
         return ptr
 
     def check(self, ptr: Pointer[Any], nbytes: int, action: str) -> int:
         """Bounds-check an access of the running block's VF; refuse any other."""
         if self.active is None:
             raise GroupRefused(f"{action} UB outside the group's copies and VFs ({ptr!r})")
-        return super().check(ptr, nbytes, action)
+        start = super().check(ptr, nbytes, action)
+        self.used = max(self.used, start + nbytes)
+        return start
 
     def use_all(self) -> None:
         """Make the memory every block's UB at once (a VF runs for the whole group).
@@ -76,6 +86,7 @@ class StackedUb(UnifiedBuffer):
         """
         self.active, self.data = None, self.rows.view(BlockRows)
         self._typed.clear()
+        self.used = self.rows.shape[1]  # its stores may reach any byte of the rows
 
     def use_row(self, k: int) -> None:
         """Make the memory block *k*'s UB (a VF of that block runs)."""
