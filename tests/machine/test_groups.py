@@ -414,3 +414,18 @@ def test_nested_and_one_iteration_loops_run_once_for_a_group(
     factors = np.repeat(np.arange(1, rows + 1, dtype=np.float32), N // rows)
     np.testing.assert_array_equal(grouped.reshape(5, N), x.reshape(5, N) * factors)
     assert not any("block by block" in m for m in _grouped(group_log, "scale_rows"))
+
+
+def test_a_kernel_writing_into_its_argument_runs_one_block_at_a_time() -> None:
+    class Counter:
+        seen = 0
+
+    @__global__
+    @__vector__
+    def counting(x: GmPtr[float32_t], counter: Any) -> None:
+        counter.seen = counter.seen + 1  # the caller's object: every block's
+
+    counter = Counter()
+    counting[4, 0, None](GlobalMemory().alloc(float32_t, 64), counter)
+    assert counter.seen == 4
+    assert "writes into counter.seen" in (groups.why_not_grouped(counting.func) or "")

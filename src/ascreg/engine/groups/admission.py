@@ -73,23 +73,31 @@ class _Admission:
             return f"{getattr(func, '__qualname__', func)}: its source cannot be read"
         scope = {**vars(sys.modules["builtins"]), **getattr(func, "__globals__", {})}
         scope.update(_closure(func))
-        own = {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
-        own |= {
+        params = {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
+        made = {
             n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
         }
+        # what the code may write into: what it made, and the object of its own method
+        # (a parameter is the caller's: the launch's struct is every block's)
+        writable = (made - params) | ({"self"} & params)
+        own = params | made
         for node in ast.walk(tree):
-            why = self._node(node, scope, own, depth)
+            why = self._node(node, scope, (own, writable), depth)
             if why is not None:
                 line = code.co_firstlineno + getattr(node, "lineno", 1) - 1
                 return f"{func.__qualname__} (line {line}): {why}"
         return None
 
-    def _node(self, node: ast.AST, scope: dict[str, Any], own: set[str], depth: int) -> str | None:
+    def _node(
+        self, node: ast.AST, scope: dict[str, Any], names: tuple[set[str], set[str]], depth: int
+    ) -> str | None:
+        """Check one node; *names*: the code's own names, and those it may write into."""
+        own, writable = names
         if isinstance(node, ast.Global | ast.Nonlocal):
             return "a global or nonlocal statement"
         if isinstance(node, ast.Attribute | ast.Subscript) and isinstance(node.ctx, ast.Store):
             root = _root(node)
-            if root is None or root not in own:
+            if root is None or root not in writable:
                 return f"writes into {ast.unparse(node)}, which is not the code's own"
         if isinstance(node, ast.Call):
             return self._call(node, scope, own, depth)
