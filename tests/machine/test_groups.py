@@ -35,7 +35,7 @@ from ascreg.engine import groups
 from ascreg.engine.batch import RowPointer
 from ascreg.engine.groups import BlockGmPtr, BlockLanes, Divergent, GroupRefused
 from ascreg.engine.groups import group as group_state
-from ascreg.errors import OutOfBoundsError, SyncError
+from ascreg.errors import EagerLoopWarning, OutOfBoundsError, SyncError
 from ascreg.machine.kernel import __global__, __simd_vf__, __vector__
 
 N = 256  # floats per block
@@ -429,3 +429,26 @@ def test_a_kernel_writing_into_its_argument_runs_one_block_at_a_time() -> None:
     counting[4, 0, None](GlobalMemory().alloc(float32_t, 64), counter)
     assert counter.seen == 4
     assert "writes into counter.seen" in (groups.why_not_grouped(counting.func) or "")
+
+
+@__simd_vf__
+def carried_offset(dst: UbPtr[float32_t], src: UbPtr[float32_t], count: int) -> None:
+    """Copy *count* floats; the offset is a Python value carried between iterations (eager)."""
+    x, full = Reg.RegTensor[float32_t](), Reg.CreateMask[float32_t]()
+    offset = 0
+    for _ in range(count // 64):
+        Reg.LoadAlign(x, src + offset)
+        Reg.StoreAlign(dst + offset, x, full)
+        offset = offset + 64
+
+
+def test_a_loop_that_runs_eagerly_in_a_group_is_still_said_once(
+    group_log: pytest.LogCaptureFixture,
+) -> None:
+    source = np.arange(4 * N, dtype=np.float32)
+    kernel = one_vf_kernel(carried_offset, N)
+    with pytest.warns(EagerLoopWarning, match="carried_offset") as said:
+        result = _run_one_vf(kernel, 4, source)
+    assert len([w for w in said if issubclass(w.category, EagerLoopWarning)]) == 1
+    np.testing.assert_array_equal(result.reshape(-1), source)
+    assert "kernel: blocks 0-3 ran as one group" in _grouped(group_log, "kernel")

@@ -16,17 +16,19 @@ body once for a run of consecutive blocks instead:
 * a GM <-> UB copy moves every block's bursts at once (:meth:`Group.copy`), checking each
   block's GM bounds and alignment, and records its pipe accesses once for the UB side (the
   same bytes in every block) and once per block for the GM side; a ``__simd_vf__`` runs once
-  per block on that block's row (:meth:`Group.vf`),
-  and every block must leave the same byte marks and pipe records as the first;
+  for the whole group where it can, its batched loops on every block's row at once (the block
+  a leading axis), else once per block on that block's row (:meth:`Group.vf`), every block
+  then leaving the same byte marks as the first;
 * Global Memory is reached through the group's copies only: any other access, a block reading
-  or writing bytes another block of the group writes, output on ``stdout``, a warning, and any
+  or writing bytes another block of the group writes, output on ``stdout``, a warning (but a
+  ``SlowPathWarning``, said after the group, once, as it always is), and any
   error stop the group.
 
 A group that stops leaves nothing behind: its GM writes are undone and its blocks run one at
 a time, which raise the error, print or warn exactly as they always did. Which kernels may run
 in groups is decided from their code (:func:`why_not_grouped`): the body, and the functions and
 methods of user classes it names, make no ``global`` or ``nonlocal`` statements and write no
-attribute or item of anything but their own locals and parameters. The first group of each
+attribute or item of anything but what they made (or their own object, ``self``). The first group of each
 kernel is checked against the same blocks run one at a time (their GM writes must be equal
 byte for byte); a difference turns groups off for that kernel with a warning.
 ``ASCREG_SIMD_GROUPS=0`` turns groups off. Whether (and why not) a launch ran in groups is
@@ -71,6 +73,7 @@ from ascreg.engine.groups.admission import why_not_grouped
 from ascreg.engine.groups.group import _DEFECTS, LOG, Group, _tell_once
 from ascreg.engine.groups.memory import StackedUb
 from ascreg.engine.groups.values import BlockGmPtr, BlockLanes, Divergent, GroupRefused
+from ascreg.errors import SlowPathWarning
 from ascreg.machine.block import BlockContext
 from ascreg.machine.block import block as running_as
 from ascreg.machine.coop import check_sync_clean
@@ -168,20 +171,39 @@ def _attempt(runner: Any, races: GmRaceCheck, first: int, count: int) -> Group |
     ctx.block_idx = BlockLanes(np.arange(first, first + count, dtype=np.int64))  # type: ignore[assignment]
     output = io.StringIO()
     try:
-        with _gm_refused(), contextlib.redirect_stdout(output), warnings.catch_warnings():
-            warnings.simplefilter("error")
+        with (
+            _gm_refused(),
+            contextlib.redirect_stdout(output),
+            warnings.catch_warnings(record=True) as said,
+        ):
+            warnings.simplefilter("always")
             with running_as(ctx):
                 runner.func(*runner.args, **runner.kwargs)
             check_sync_clean(ctx)  # the launch's own end-of-block check
         if output.getvalue():
             raise GroupRefused("a block printed")
+        slow = _slow_paths(said)
         group.claim()
     except Exception as error:
         group.journal.rollback()
         return error
     finally:
         ctx.release()
+    for warning in slow:  # said once, as a block alone says it (after the group, for its filters)
+        warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
     return group
+
+
+def _slow_paths(said: list[warnings.WarningMessage]) -> list[warnings.WarningMessage]:
+    """Return the slow-path warnings of a group (a VF loop that runs eagerly in its blocks).
+
+    They are said once whoever says them; any other warning (a numpy one, undefined
+    behaviour under ``policy(undefined="warn")``) is said per block: it stops the group.
+    """
+    for warning in said:
+        if not issubclass(warning.category, SlowPathWarning):
+            raise GroupRefused(f"a block warned: {warning.message}")
+    return said
 
 
 @contextlib.contextmanager
