@@ -35,8 +35,9 @@ from ascreg.engine import groups
 from ascreg.engine.batch import RowPointer
 from ascreg.engine.groups import BlockGmPtr, BlockLanes, Divergent, GroupRefused
 from ascreg.engine.groups import group as group_state
-from ascreg.errors import EagerLoopWarning, OutOfBoundsError, SyncError
+from ascreg.errors import AscregError, EagerLoopWarning, OutOfBoundsError, SyncError
 from ascreg.machine.kernel import __global__, __simd_vf__, __vector__
+from ascreg.machine.mte import Burst, gm_to_ub
 
 N = 256  # floats per block
 
@@ -452,3 +453,23 @@ def test_a_loop_that_runs_eagerly_in_a_group_is_still_said_once(
     assert len([w for w in said if issubclass(w.category, EagerLoopWarning)]) == 1
     np.testing.assert_array_equal(result.reshape(-1), source)
     assert "kernel: blocks 0-3 ran as one group" in _grouped(group_log, "kernel")
+
+
+@__global__
+@__vector__
+def zero_stride(x: GmPtr[float32_t]) -> None:
+    local = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 64]()
+    burst = Burst(n_burst=2, len_burst=32, src_stride=0, dst_stride=32)  # refused: stride 0
+    gm_to_ub(local.GetPhyAddr(), x + GetBlockIdx() * 16, burst, "gm_to_ub")
+
+
+def test_a_copy_form_the_hardware_refuses_is_refused_in_a_group_too(without_groups: Any) -> None:
+    def run() -> str:
+        with pytest.raises(AscregError) as error:
+            zero_stride[4, 0, None](GlobalMemory().alloc(float32_t, 4 * 16))
+        return re.sub(r"launch \d+", "launch N", str(error.value))
+
+    alone = without_groups(run)
+    groups._CHECKED[zero_stride.func.__code__] = True  # past the first-group check: a group alone
+    assert run() == alone
+    assert "a stride of 0 is only allowed when n_burst is 1" in alone

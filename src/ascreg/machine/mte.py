@@ -186,6 +186,14 @@ def _addresses_aligned(dst: Pointer[Any], src: Pointer[Any], into_ub: bool, call
         _aligned(src, "src", call)
 
 
+def validate(dst: Any, src: Any, burst: Burst, into_ub: bool, call: str) -> None:
+    """Check a GM <-> UB copy's form and addresses as the copy itself does (no access made).
+
+    What a block group (``ascreg.engine.groups``) runs before it copies for all its blocks.
+    """
+    _validate(dst, src, burst, _GM_TO_UB if into_ub else _UB_TO_GM, call)
+
+
 GM_TO_UB, UB_TO_GM = _GM_TO_UB, _UB_TO_GM
 """The directions of :func:`plain_copy` (and of the C API's copy loop registers)."""
 

@@ -17,7 +17,7 @@ from ascreg.engine.groups.values import BlockGmPtr, BlockLanes, GroupRefused, La
 from ascreg.machine.block import BlockContext, _grown
 from ascreg.machine.convert import to_dtype
 from ascreg.machine.memory import DATA_BLOCK, GmPtr, Memory, Pointer, UbPtr
-from ascreg.machine.mte import store_atomic
+from ascreg.machine.mte import store_atomic, validate
 from ascreg.machine.races import GmRaceCheck
 from ascreg.machine.simt.engine import Journal
 from ascreg.machine.sync import PIPE_MTE2, PIPE_MTE3
@@ -76,6 +76,11 @@ class Group:
             raise GroupRefused(f"{call}: a copy form groups do not run")
         if not into_ub and store_atomic(self.ctx) is not None:
             raise GroupRefused(f"{call}: a store-atomic copy")
+        first = gm.of(0) if isinstance(gm, BlockGmPtr) else gm  # the first block's form
+        if into_ub:
+            validate(ub, first, burst, True, call)
+        else:
+            validate(first, ub, burst, False, call)
         addresses = gm.addresses if isinstance(gm, BlockGmPtr) else np.full(self.count, gm.address)
         size = gm.dtype.size
         if ub.address % DATA_BLOCK or (addresses % size).any():
