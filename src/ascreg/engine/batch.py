@@ -117,15 +117,6 @@ def fallback(reason: str, *, scope: str = "form") -> Fallback:
     return error
 
 
-def group_fallback(reason: str) -> Fallback:
-    """Return the :class:`Fallback` of a block group's VF (``ALL_BLOCKS``).
-
-    Not remembered (:meth:`Batch.abandon` remembers nothing while ``ALL_BLOCKS``): the
-    group then runs the VF block by block, where the loop batches as it always does.
-    """
-    return fallback(reason, scope="state")
-
-
 # -- values with one entry per iteration --------------------------------------------------------
 
 
@@ -561,12 +552,12 @@ class RowPointer(UbPtr[Any]):
             step = count * size
         if step is None or step <= 0:
             if write:
-                raise group_fallback("a block group stores through unevenly spaced rows")
+                raise fallback("a block group stores through unevenly spaced rows", scope="state")
             found: Lanes = typed[:, (rows // size)[:, None] + np.arange(count)]
             return found
         strides = (typed.strides[0], step, typed.itemsize)
         if (rows.size - 1) * step + count * size > data.shape[1] - rows[0]:
-            raise group_fallback("an access past the group's UB rows")
+            raise fallback("an access past the group's UB rows", scope="state")
         view: Lanes = np.lib.stride_tricks.as_strided(
             typed[:, start:], shape=(typed.shape[0], rows.size, count), strides=strides,
             writeable=write,

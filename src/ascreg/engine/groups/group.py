@@ -306,24 +306,24 @@ class Group:
         data-dependent addresses, stops the group); the pipe tracker keeps every block's
         accesses, so a hazard of any block is one of the group.
         """
-        ctx, lanes = self.ctx, ctx_lanes(self.ctx)
-        before = _snapshot(ctx)
-        after: tuple[Any, ...] | None = None
+        ctx = self.ctx
+        lanes: Any = ctx.block_idx  # the group's BlockLanes
+        written, full = ctx.written.copy(), set(ctx.full)
+        first: Lanes | None = None  # the marks the first block left
         try:
             for k in range(self.count):
-                if k:
-                    _restore(ctx, before)
+                if k:  # every block starts from the group's marks
+                    ctx.written, ctx.full = written.copy(), set(full)
                 ctx.block_idx = int(lanes.values[k])
                 self.ub.use_row(k)
                 run(*_of_block(args, k), **{n: _of_block((v,), k)[0] for n, v in kwargs.items()})
-                state = _state(ctx)
-                if after is None:
-                    after = state
-                elif not _same_state(after, state):
+                if first is None:
+                    first = ctx.written.copy()
+                elif not np.array_equal(first, ctx.written):
                     raise GroupRefused("a VF accessed other UB bytes in another block")
         finally:
             self.ub.leave_row()
-            ctx.block_idx = lanes  # type: ignore[assignment]
+            ctx.block_idx = lanes
 
     # -- the end of a group ---------------------------------------------------------------
 
@@ -406,11 +406,6 @@ def _hulls(spans: list[tuple[Lanes, Lanes]]) -> tuple[Lanes, Lanes]:
     )
 
 
-def ctx_lanes(ctx: BlockContext) -> BlockLanes:
-    """Return the group's :class:`BlockLanes` (its context's ``block_idx``)."""
-    return ctx.block_idx  # type: ignore[return-value]
-
-
 def _of_block(args: tuple[Any, ...], k: int) -> list[Any]:
     out = []
     for arg in args:
@@ -420,21 +415,3 @@ def _of_block(args: tuple[Any, ...], k: int) -> list[Any]:
             arg = arg.of(k)
         out.append(arg)
     return out
-
-
-def _snapshot(ctx: BlockContext) -> tuple[Any, ...]:
-    """Return the byte marks a VF changes (its pipe records are kept for every block)."""
-    return ctx.written.copy(), set(ctx.full)
-
-
-def _restore(ctx: BlockContext, state: tuple[Any, ...]) -> None:
-    written, full = state
-    ctx.written, ctx.full = written.copy(), set(full)
-
-
-def _state(ctx: BlockContext) -> tuple[Any, ...]:
-    return (ctx.written.copy(),)
-
-
-def _same_state(one: tuple[Any, ...], other: tuple[Any, ...]) -> bool:
-    return bool(np.array_equal(one[0], other[0]))
