@@ -253,15 +253,31 @@ def gm_to_ub(dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str) -> N
             data = src.offset_bytes(i * burst.src_stride).bytes(burst.len_burst)
             target = dst.offset_bytes(i * burst.dst_stride).bytes(padded + dummy, "writes")
             target[left : left + burst.len_burst] = data
-            if left or right:
-                pad = _pad_bytes(data, dst, burst.pad_value)
-                target[:left] = np.resize(pad, left)
-                target[left + burst.len_burst : padded] = np.resize(pad, right)
-            if dummy:
-                value = burst.pad_value if left or right or burst.constant_fill else None
-                target[padded:] = np.resize(_pad_bytes(data, dst, value), dummy)
+            for offset, nbytes, value in pad_spans(burst, (left, burst.len_burst, right, dummy)):
+                if nbytes:
+                    target[offset : offset + nbytes] = np.resize(
+                        _pad_bytes(data, dst, value), nbytes
+                    )
         if burst.compact:
             _compact_tail(dst, src, burst)
+
+
+def pad_spans(burst: Burst, sizes: tuple[int, int, int, int]) -> tuple[tuple[int, int, Any], ...]:
+    """Return the pad and dummy spans of one padded GM -> UB burst and what fills them.
+
+    *sizes* are the left pad, data, right pad and dummy bytes. Each span is ``(offset from
+    the burst's UB start, bytes, value)``; a value of None is the burst's first element.
+
+    Examples
+    --------
+    >>> pad_spans(Burst(len_burst=8, left_pad=1, pad_value=7), (4, 8, 0, 20))
+    ((0, 4, 7), (12, 0, 7), (12, 20, 7))
+    """
+    left, length, right, dummy = sizes
+    value = burst.pad_value
+    dummy_value = value if left or right or burst.constant_fill else None
+    end = left + length
+    return (0, left, value), (end, right, value), (end + right, dummy, dummy_value)
 
 
 def _compact_tail(dst: Pointer[Any], src: Pointer[Any], burst: Burst) -> None:

@@ -17,7 +17,7 @@ from ascreg.engine.groups.values import BlockGmPtr, BlockLanes, GroupRefused, La
 from ascreg.machine.block import BlockContext, _grown
 from ascreg.machine.convert import to_dtype
 from ascreg.machine.memory import DATA_BLOCK, GmPtr, Memory, Pointer, UbPtr
-from ascreg.machine.mte import store_atomic, validate
+from ascreg.machine.mte import pad_spans, store_atomic, validate
 from ascreg.machine.races import GmRaceCheck
 from ascreg.machine.simt.engine import Journal
 from ascreg.machine.sync import PIPE_MTE2, PIPE_MTE3
@@ -105,23 +105,22 @@ class Group:
         if padded + dummy > length:
             self._pad(ub_starts, burst, (left, length, right, dummy), ub.dtype)
 
-    def _pad(self, ub_starts: Lanes, burst: Any, sizes: tuple[int, ...], dtype: Any) -> None:
+    def _pad(
+        self, ub_starts: Lanes, burst: Any, sizes: tuple[int, int, int, int], dtype: Any
+    ) -> None:
         """Write a padded copy's pad and dummy bytes as ``mte.gm_to_ub`` does, every block."""
-        left, length, right, dummy = sizes
-        size, rows = dtype.size, self.ub.rows
-        value = burst.pad_value
-        constant = None if value is None else to_dtype([value], dtype).view(np.uint8)
+        size, rows, left = dtype.size, self.ub.rows, sizes[0]
+        spans = pad_spans(burst, sizes)
         for start in ub_starts.tolist():
             first = rows[:, start + left : start + left + size].copy()  # the burst's first element
-            end = start + left + length
-            dummy_value = constant if left or right or burst.constant_fill else None
-            for at, nbytes, fill in (
-                (start, left, constant),
-                (end, right, constant),
-                (end + right, dummy, dummy_value),
-            ):
+            for offset, nbytes, value in spans:
                 if nbytes:
-                    unit = first if fill is None else np.broadcast_to(fill, (self.count, size))
+                    at = start + offset
+                    unit = (
+                        first
+                        if value is None
+                        else np.broadcast_to(to_dtype([value], dtype).view(np.uint8), first.shape)
+                    )
                     rows[:, at : at + nbytes] = np.tile(unit, (1, -(-nbytes // size)))[:, :nbytes]
 
     def _check_gm(self, gm: GmPtr[Any], starts: Lanes, length: int, call: str) -> None:
