@@ -36,27 +36,15 @@ from ascreg._frontend import operands
 from ascreg._frontend.cube import Bursts
 from ascreg._frontend.cube_ub import BURST_COUNT_MAX, l1_to_ub
 from ascreg.basic._copy import DataCopyParams
+from ascreg.basic._cube import _local
 from ascreg.basic._template import INTEGER, TYPENAME, Signature, function_template
 from ascreg.basic._tensor import LocalTensor
 from ascreg.errors import AscregError, AscregTypeError
 from ascreg.machine.cube import C0_BYTES
-from ascreg.machine.memory import Pointer
 
 __all__ = ["DataCopyL1ToUB"]
 
 UINT16_MAX = 65535
-
-
-def _tensor(tensor: Any, role: str, positions: tuple[str, ...]) -> Pointer[Any]:
-    """Return the pointer of *tensor*, a LocalTensor at one of *positions*."""
-    if not isinstance(tensor, LocalTensor):
-        raise AscregTypeError(f"{role} must be a LocalTensor, got {tensor!r:.60}")
-    if tensor.GetPosition().name not in positions:
-        raise AscregTypeError(
-            f"{role} is a {tensor.GetPosition().name} tensor but must be at TPosition "
-            f"{' / '.join(positions)}"
-        )
-    return tensor.GetPhyAddr()
 
 
 def _bursts(arg: Any, size: int) -> Bursts:
@@ -105,8 +93,8 @@ def DataCopyL1ToUB(
     [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]
     """
     _ascreg_call = "DataCopyL1ToUB"
-    d = _tensor(dst, "dst", ("VECIN", "VECOUT", "VECCALC"))
-    s = _tensor(src, "src", ("A1", "B1"))
+    d = _local(dst, "dst", ("VECIN", "VECOUT", "VECCALC"))
+    s = _local(src, "src", ("A1", "B1"))
     if d.dtype is not s.dtype or (T is not None and T is not d.dtype):
         wanted = "" if T is None else f" (T is {T.cpp_name})"
         raise AscregTypeError(
