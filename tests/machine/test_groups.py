@@ -473,3 +473,53 @@ def test_a_copy_form_the_hardware_refuses_is_refused_in_a_group_too(without_grou
     groups._CHECKED[zero_stride.func.__code__] = True  # past the first-group check: a group alone
     assert run() == alone
     assert "a stride of 0 is only allowed when n_burst is 1" in alone
+
+
+def _shares_bytes(spans: list[tuple[Any, Any, bool]], count: int) -> bool:
+    """The rule of ``_no_sharing`` byte by byte: some block reads a byte another writes."""
+    writers: dict[int, set[int]] = {}
+    for starts, ends, write in spans:
+        for k in range(count) if write else ():
+            for byte in range(int(starts[k]), int(ends[k])):
+                writers.setdefault(byte, set()).add(k)
+    return any(
+        writers.get(byte, set()) - {k}
+        for starts, ends, write in spans
+        if not write
+        for k in range(count)
+        for byte in range(int(starts[k]), int(ends[k]))
+    )
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(
+    st.integers(1, 4).flatmap(
+        lambda count: st.tuples(
+            st.just(count),
+            st.lists(
+                st.tuples(
+                    st.lists(
+                        st.tuples(st.integers(0, 40), st.integers(0, 8)),
+                        min_size=count,
+                        max_size=count,
+                    ),
+                    st.booleans(),
+                ),
+                min_size=1,
+                max_size=5,
+            ),
+        )
+    )
+)
+def test_the_cross_block_sharing_check_is_the_byte_rule(case: Any) -> None:
+    count, accesses = case
+    spans = [
+        (np.array([s for s, _ in blocks]), np.array([s + n for s, n in blocks]), write)
+        for blocks, write in accesses
+    ]
+    try:
+        group_state._no_sharing(spans, count)
+        refused = False
+    except GroupRefused:
+        refused = True
+    assert refused == _shares_bytes(spans, count)

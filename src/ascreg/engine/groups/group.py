@@ -369,40 +369,55 @@ def _no_sharing(spans: list[tuple[Lanes, Lanes, bool]], count: int) -> None:
 
     Run one after another, the later block would see the earlier one's bytes (or the earlier
     the old ones); in the group, both see what the group's order gives. Two blocks writing the
-    same bytes is the race check's (:meth:`Group.claim`). The blocks' spans of each kind are
-    first compared by their hulls (disjoint regions, the common case, end there), then byte by
-    byte.
+    same bytes is the race check's (:meth:`Group.claim`). The span ends cut GM into segments;
+    each segment gets its writer (none, one block, or several) and each read must see no
+    segment written by another block than its own.
     """
     reads = [(s, e) for s, e, w in spans if not w]
     writes = [(s, e) for s, e, w in spans if w]
     if not reads or not writes:
         return
-    r_lo, r_hi = _hulls(reads)
-    w_lo, w_hi = _hulls(writes)
-    overlap = (r_lo[:, None] < w_hi[None, :]) & (w_lo[None, :] < r_hi[:, None])
-    np.fill_diagonal(overlap, False)
-    if not overlap.any():
-        return
-    low = int(min(r_lo.min(), w_lo.min()))
-    writer = np.zeros(int(max(r_hi.max(), w_hi.max())) - low, dtype=np.int64)
-    for starts, ends in writes:
-        for k, (start, end) in enumerate(zip(starts.tolist(), ends.tolist(), strict=True)):
-            segment = writer[start - low : end - low]
-            segment[(segment != 0) & (segment != k + 1)] = -1  # several writers
-            segment[segment == 0] = k + 1
-    for starts, ends in reads:
-        for k, (start, end) in enumerate(zip(starts.tolist(), ends.tolist(), strict=True)):
-            segment = writer[start - low : end - low]
-            if ((segment != 0) & (segment != k + 1)).any():
-                raise GroupRefused("a block reads GM bytes another block of the group writes")
-
-
-def _hulls(spans: list[tuple[Lanes, Lanes]]) -> tuple[Lanes, Lanes]:
-    """Return each block's lowest start and highest end over *spans*."""
-    return (
-        np.minimum.reduce([s for s, _ in spans]),
-        np.maximum.reduce([e for _, e in spans]),
+    blocks = np.arange(1, count + 1, dtype=np.int64)
+    w_start, w_end, w_block = _flat(writes, blocks)
+    r_start, r_end, r_block = _flat(reads, blocks)
+    cuts = np.unique(np.concatenate([w_start, w_end, r_start, r_end]))
+    owner = _writers(cuts, w_start, w_end, w_block)
+    # Prefix sums over segments: several writers; one writer, their number, sum and squares.
+    several = np.concatenate([[0], np.cumsum(owner < 0)])
+    mine = np.where(owner > 0, owner, 0)
+    owned = [
+        np.concatenate([[0], np.cumsum(v)])
+        for v in ((owner > 0).astype(np.int64), mine, mine * mine)
+    ]
+    lo, hi = np.searchsorted(cuts, r_start), np.searchsorted(cuts, r_end)
+    n, total, squares = (p[hi] - p[lo] for p in owned)
+    # All writers of the read's segments are its own block iff their sum and squares say so.
+    foreign = (
+        (several[hi] > several[lo]) | (total != r_block * n) | (squares != r_block * r_block * n)
     )
+    if foreign.any():
+        raise GroupRefused("a block reads GM bytes another block of the group writes")
+
+
+def _flat(spans: list[tuple[Lanes, Lanes]], blocks: Lanes) -> tuple[Lanes, Lanes, Lanes]:
+    """Return the non-empty spans' starts, ends and blocks (numbered from 1) as flat arrays."""
+    starts = np.concatenate([s for s, _ in spans]).astype(np.int64)
+    ends = np.concatenate([e for _, e in spans]).astype(np.int64)
+    owners = np.tile(blocks, len(spans))
+    keep = ends > starts
+    return starts[keep], ends[keep], owners[keep]
+
+
+def _writers(cuts: Lanes, starts: Lanes, ends: Lanes, blocks: Lanes) -> Lanes:
+    """Return each segment's writer: 0 none, the block (from 1), or -1 for several blocks."""
+    lo, hi = np.searchsorted(cuts, starts), np.searchsorted(cuts, ends)
+    sums = np.zeros((3, cuts.size), dtype=np.int64)
+    for row, value in enumerate((np.ones_like(blocks), blocks, blocks * blocks)):
+        np.add.at(sums[row], lo, value)
+        np.add.at(sums[row], hi, -value)
+    n, total, squares = np.cumsum(sums, axis=1)[:, :-1]
+    one_block = total * total == n * squares  # equal values: no spread
+    return np.where(n == 0, 0, np.where(one_block, total // np.maximum(n, 1), -1))
 
 
 def _of_block(args: tuple[Any, ...], k: int) -> list[Any]:
