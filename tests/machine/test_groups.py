@@ -523,3 +523,114 @@ def test_the_cross_block_sharing_check_is_the_byte_rule(case: Any) -> None:
     except GroupRefused:
         refused = True
     assert refused == _shares_bytes(spans, count)
+
+
+@__global__
+@__vector__
+def read_back(x: GmPtr[float32_t], y: GmPtr[float32_t], barrier: bool) -> None:
+    """Each block copies its floats to y and reads them back, with or without a barrier."""
+    xGm, yGm = GlobalTensor[float32_t](), GlobalTensor[float32_t]()
+    xGm.SetGlobalBuffer(x + GetBlockIdx() * 64)
+    yGm.SetGlobalBuffer(y + GetBlockIdx() * 128)  # another offset per block than x's
+    allocator = LocalMemAllocator[Hardware.UB]()
+    first, second = allocator.Alloc[float32_t, 64](), allocator.Alloc[float32_t, 64]()
+    DataCopy(first, xGm, 64)
+    PipeBarrier[PIPE_ALL]()
+    DataCopy(yGm, first, 64)
+    if barrier:
+        PipeBarrier[PIPE_ALL]()
+    DataCopy(second, yGm, 64)  # MTE2 reads what MTE3 writes: a hazard without the barrier
+    PipeBarrier[PIPE_ALL]()
+    DataCopy(yGm[64], second, 64)
+
+
+def test_a_gm_hazard_inside_each_block_is_the_error_of_one_at_a_time(
+    group_log: pytest.LogCaptureFixture, without_groups: Any
+) -> None:
+    def run(barrier: bool) -> Any:
+        gm = GlobalMemory()
+        x, y = gm.alloc(float32_t, 4 * 64), gm.alloc(float32_t, 4 * 128)
+        x.write(np.arange(4 * 64))
+        if barrier:
+            read_back[4, 0, None](x, y, True)
+            return y.read(4 * 128)
+        with pytest.raises(SyncError) as error:
+            read_back[4, 0, None](x, y, False)
+        return re.sub(r"launch \d+", "launch N", str(error.value))
+
+    np.testing.assert_array_equal(
+        run(True), np.repeat(np.arange(256).reshape(4, 1, 64), 2, 1).reshape(-1)
+    )
+    assert "read_back: blocks 0-3 ran as one group" in _grouped(group_log, "read_back")
+    assert run(False) == without_groups(lambda: run(False))
+
+
+@__global__
+@__vector__
+def with_header(x: GmPtr[float32_t], y: GmPtr[float32_t]) -> None:
+    """Each block adds the shared first 8 floats of x to its own 64 (one buffer, two offsets)."""
+    xGm, yGm = GlobalTensor[float32_t](), GlobalTensor[float32_t]()
+    xGm.SetGlobalBuffer(x)
+    yGm.SetGlobalBuffer(y + GetBlockIdx() * 64)
+    allocator = LocalMemAllocator[Hardware.UB]()
+    head, own = allocator.Alloc[float32_t, 64](), allocator.Alloc[float32_t, 64]()
+    DataCopy(head, xGm, 8)
+    DataCopy(own, xGm[8 + GetBlockIdx() * 64], 64)
+    PipeBarrier[PIPE_ALL]()
+    asc_vf_call[affine](own.GetPhyAddr(), own.GetPhyAddr(), 64, 2.0)
+    PipeBarrier[PIPE_ALL]()
+    DataCopy(yGm, own, 64)
+
+
+def test_a_buffer_reached_at_several_offsets_per_block_still_runs_as_a_group(
+    group_log: pytest.LogCaptureFixture, without_groups: Any
+) -> None:
+    def run() -> Any:
+        gm = GlobalMemory()
+        x, y = gm.alloc(float32_t, 8 + 4 * 64), gm.alloc(float32_t, 4 * 64)
+        x.write(np.arange(8 + 4 * 64))
+        with_header[4, 0, None](x, y)
+        return y.read(4 * 64)
+
+    grouped = run()
+    np.testing.assert_array_equal(grouped, without_groups(run))
+    np.testing.assert_array_equal(grouped, np.arange(8, 8 + 256) * np.float32(2) + 1)
+    assert "with_header: blocks 0-3 ran as one group" in _grouped(group_log, "with_header")
+
+
+class _Moves:
+    """What ``Group._move`` needs of a group: the rows, a journal that saves nothing."""
+
+    def __init__(self, rows: np.ndarray[Any, Any]) -> None:
+        self.ub = type("Rows", (), {"rows": rows})()
+
+    def _journal(self, *_: Any) -> None:
+        pass
+
+    _move_bursts = group_state.Group._move_bursts
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(
+    count=st.integers(1, 4),
+    n=st.integers(1, 4),
+    length=st.integers(1, 12),
+    steps=st.tuples(st.integers(0, 30), st.integers(0, 30), st.integers(0, 90)),
+    into_ub=st.booleans(),
+)
+def test_a_groups_copy_moves_the_bytes_of_its_bursts_in_order(
+    count: int, n: int, length: int, steps: tuple[int, int, int], into_ub: bool
+) -> None:
+    ub_step, gm_step, block_step = steps
+    rng = np.random.default_rng(count * 1000 + n * 100 + length)
+    ub_starts = 4 + np.arange(n) * ub_step
+    gm_starts = 2 + np.arange(count)[:, None] * block_step + np.arange(n) * gm_step
+    rows = rng.integers(0, 256, (count, 4 + n * max(ub_step, length) + length), np.uint8)
+    data = rng.integers(0, 256, 2 + count * block_step + n * gm_step + length, np.uint8)
+    memory = type("Gm", (), {"data": data})()
+    bursts = (rows.copy(), data.copy())
+    group_state.Group._move(_Moves(rows), ub_starts, gm_starts, length, memory, into_ub)  # type: ignore[arg-type]
+    memory.data = bursts[1]
+    _Moves(bursts[0])._move_bursts(ub_starts, gm_starts, length, memory, into_ub)  # type: ignore[arg-type]
+    np.testing.assert_array_equal(rows, bursts[0])
+    np.testing.assert_array_equal(data, bursts[1])

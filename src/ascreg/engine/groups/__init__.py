@@ -15,7 +15,9 @@ body once for a run of consecutive blocks instead:
   access refuses: only the copies and VF calls below read and write the rows;
 * a GM <-> UB copy moves every block's bursts at once (:meth:`Group.copy`), checking each
   block's GM bounds and alignment, and records its pipe accesses once for the UB side (the
-  same bytes in every block) and once per block for the GM side; a ``__simd_vf__`` runs once
+  same bytes in every block) and for the GM side the first block's (each block reaches each
+  GM buffer at one offset from the first's, so its hazards are the first's; a kernel where
+  that fails records every block's); a ``__simd_vf__`` runs once
   for the whole group where it can, its batched loops on every block's row at once (the block
   a leading axis), else once per block on that block's row (:meth:`Group.vf`), every block
   then leaving the same byte marks as the first;
@@ -72,7 +74,13 @@ from ascreg._dtypes import uint8_t
 from ascreg.engine.groups.admission import why_not_grouped
 from ascreg.engine.groups.group import _DEFECTS, LOG, Group, _tell_once
 from ascreg.engine.groups.memory import StackedUb
-from ascreg.engine.groups.values import BlockGmPtr, BlockLanes, Divergent, GroupRefused
+from ascreg.engine.groups.values import (
+    BlockGmPtr,
+    BlockLanes,
+    Divergent,
+    GroupRefused,
+    UnevenOffsets,
+)
 from ascreg.errors import SlowPathWarning
 from ascreg.machine.block import BlockContext
 from ascreg.machine.block import block as running_as
@@ -103,6 +111,8 @@ GROUP_BLOCKS = 64
 
 _SPLITS: dict[Any, dict[int, int]] = {}
 """Per kernel and block count: the group size found to work from each first block."""
+_EVERY_BLOCK_GM: set[Any] = set()
+"""The kernels (their code) whose groups record every block's GM accesses (``UnevenOffsets``)."""
 _CHECKED: dict[Any, bool] = {}
 """Per kernel: its first group was checked against its blocks run one at a time (True: equal)."""
 
@@ -136,6 +146,9 @@ def run_groups(runner: Any, races: GmRaceCheck) -> int:
         if isinstance(outcome, Divergent):
             splits[first] = int(np.argmin(outcome.agree))
             continue
+        if isinstance(outcome, UnevenOffsets) and code not in _EVERY_BLOCK_GM:
+            _EVERY_BLOCK_GM.add(code)
+            continue
         if isinstance(outcome, BaseException):
             _tell_once(
                 ("stopped", code, type(outcome).__name__),
@@ -161,7 +174,8 @@ def _attempt(runner: Any, races: GmRaceCheck, first: int, count: int) -> Group |
     """Run one group; return it, or the exception that stopped it (everything undone)."""
     shared = {k: v for k, v in runner.shared.items() if k != RUNNER_STATE}  # no SyncAll
     ctx = BlockContext(first, runner.blocks, 0, runner.name, shared=shared)
-    group = Group(ctx, first, count, races)
+    code = getattr(runner.func, "__code__", None)
+    group = Group(ctx, first, count, races, every_block_gm=code in _EVERY_BLOCK_GM)
     ctx.group = group
     ctx.ub = group.ub
     ctx.ub.on_access = ctx.hook

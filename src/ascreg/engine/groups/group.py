@@ -13,10 +13,10 @@ import numpy as np
 
 from ascreg.engine.batch import ALL_BLOCKS
 from ascreg.engine.groups.memory import StackedUb
-from ascreg.engine.groups.values import BlockGmPtr, BlockLanes, GroupRefused, Lanes
+from ascreg.engine.groups.values import BlockGmPtr, BlockLanes, GroupRefused, Lanes, UnevenOffsets
 from ascreg.machine.block import BlockContext, _grown
 from ascreg.machine.convert import to_dtype
-from ascreg.machine.memory import DATA_BLOCK, GmPtr, Memory, Pointer, UbPtr
+from ascreg.machine.memory import DATA_BLOCK, Allocation, GmPtr, Memory, Pointer, UbPtr
 from ascreg.machine.mte import pad_spans, store_atomic, validate
 from ascreg.machine.races import GmRaceCheck
 from ascreg.machine.simt.engine import Journal
@@ -58,12 +58,23 @@ _VF_CHECK_RUNS = 2
 class Group:
     """The blocks ``first .. first + count - 1`` of a launch, running as one."""
 
-    def __init__(self, ctx: BlockContext, first: int, count: int, races: GmRaceCheck) -> None:
+    def __init__(
+        self,
+        ctx: BlockContext,
+        first: int,
+        count: int,
+        races: GmRaceCheck,
+        every_block_gm: bool = False,
+    ) -> None:
         self.ctx, self.first, self.count, self.races = ctx, first, count, races
         self.ub = StackedUb(count)
         self.journal = Journal()
         self.accesses: list[tuple[Memory, Lanes, Lanes, bool]] = []
         """``(memory, starts, ends, write)``: each GM access of the group, one span per block."""
+        self.every_block_gm = every_block_gm
+        """Record every block's GM accesses in the pipe tracker (else the first block's)."""
+        self.offsets: dict[int, tuple[Allocation, Lanes]] = {}
+        """Per GM allocation reached: each block's offset from the first block's addresses."""
 
     # -- copies ---------------------------------------------------------------------------
 
@@ -100,6 +111,7 @@ class Group:
             raise GroupRefused(f"{call}: a UB range outside its allocation")
         gm_starts = addresses[:, None] + offsets * gm_stride  # blocks x bursts
         self._check_gm(gm, gm_starts, length, call)
+        self._check_offsets(gm, addresses, call)
         self._track(ub_starts, gm_starts, (length, padded + dummy), gm.memory, into_ub)
         self._move(ub_starts + left, gm_starts, length, gm.memory, into_ub)
         if padded + dummy > length:
@@ -131,6 +143,23 @@ class Group:
         if high > gm.memory.data.size:
             gm.memory._grow(high)
 
+    def _check_offsets(self, gm: GmPtr[Any], addresses: Lanes, call: str) -> None:
+        """Refuse (:class:`UnevenOffsets`) a GM buffer reached at new offsets per block.
+
+        While every block reaches each GM allocation at one offset from the first block's
+        addresses, each block's accesses to it are the first block's moved by that offset:
+        they overlap each other, and their pipes order them, as the first block's do (two
+        allocations never overlap), so the pipe tracker needs the first block's GM accesses
+        only (:meth:`_track`).
+        """
+        if self.every_block_gm:
+            return
+        alloc, moved = gm.block, addresses - addresses[0]
+        assert alloc is not None  # _check_gm refused a pointer outside any allocation
+        known = self.offsets.setdefault(id(alloc), (alloc, moved))[1]
+        if not np.array_equal(known, moved):
+            raise UnevenOffsets(f"{call}: a GM buffer reached at other offsets per block")
+
     def _track(
         self,
         ub_starts: Lanes,
@@ -141,7 +170,9 @@ class Group:
     ) -> None:
         """Record the copy's pipe accesses and byte marks, once for the whole group.
 
-        *lengths*: the bytes of a burst in GM, and in UB with its padding.
+        *lengths*: the bytes of a burst in GM, and in UB with its padding. The GM side is the
+        first block's only, unless :attr:`every_block_gm` (:meth:`_check_offsets` says why
+        that is exact).
         """
         ctx, (length, ub_length) = self.ctx, lengths
         tracker, pipe = ctx.tracker, PIPE_MTE2 if into_ub else PIPE_MTE3
@@ -151,7 +182,8 @@ class Group:
             ctx.vf_stored = _grown(ctx.vf_stored, ctx.written.size)
         tracker.begin_copy(pipe)
         space = id(gm)
-        for ub_start, column in zip(ub_starts.tolist(), gm_starts.T.tolist(), strict=True):
+        tracked = gm_starts if self.every_block_gm else gm_starts[:1]
+        for ub_start, column in zip(ub_starts.tolist(), tracked.T.tolist(), strict=True):
             ub_end = ub_start + ub_length
             if into_ub:
                 for start in column:  # each block's GM bytes (another block's are others)
@@ -170,14 +202,30 @@ class Group:
     def _move(
         self, ub_starts: Lanes, gm_starts: Lanes, length: int, gm: Memory, into_ub: bool
     ) -> None:
-        """Move every block's bursts, in one strided view of GM per burst.
+        """Move every block's bursts, in one strided view of each side where it can.
 
-        That is when the blocks are evenly spaced in GM (the common ``x + GetBlockIdx() * n``);
-        otherwise the bytes are gathered or scattered.
+        That is when they are evenly spaced and do not overlap (the common
+        ``x + GetBlockIdx() * n``); otherwise burst by burst (:meth:`_move_bursts`).
         """
-        rows = self.ub.rows
         if not into_ub:
             self._journal(gm_starts, length, gm)
+        views = _even_views(self.ub.rows, gm.data, ub_starts, gm_starts, length, into_ub)
+        if views is None:
+            self._move_bursts(ub_starts, gm_starts, length, gm, into_ub)
+        elif into_ub:
+            views[0][...] = views[1]
+        else:
+            views[1][...] = views[0]
+
+    def _move_bursts(
+        self, ub_starts: Lanes, gm_starts: Lanes, length: int, gm: Memory, into_ub: bool
+    ) -> None:
+        """Move every block's bursts, one burst at a time.
+
+        Each burst is one strided view of GM where the blocks are evenly spaced in it;
+        otherwise its bytes are gathered or scattered.
+        """
+        rows = self.ub.rows
         for b, ub_start in enumerate(ub_starts.tolist()):
             column = gm_starts[:, b]
             ub_side = rows[:, ub_start : ub_start + length]
@@ -362,6 +410,38 @@ def _blocks_view(data: Lanes, starts: Lanes, length: int) -> Lanes | None:
     return np.lib.stride_tricks.as_strided(
         data[first:], shape=(starts.size, length), strides=(step, 1)
     )
+
+
+def _even_views(
+    rows: Lanes, data: Lanes, ub_starts: Lanes, gm_starts: Lanes, length: int, into_ub: bool
+) -> tuple[Lanes, Lanes] | None:
+    """Return ``blocks x bursts x length`` views of the UB rows and of GM for a copy, or None.
+
+    That is when the bursts are evenly spaced on both sides and the blocks in GM, and no two
+    bursts' bytes overlap on the side the copy writes (reads may share bytes: a shared row).
+    """
+    count, n = gm_starts.shape
+    ub_step = int(ub_starts[1] - ub_starts[0]) if n > 1 else length
+    gm_step = int(gm_starts[0, 1] - gm_starts[0, 0]) if n > 1 else length
+    block_step = int(gm_starts[1, 0] - gm_starts[0, 0]) if count > 1 else 0
+    if min(ub_step, gm_step, block_step) < 0 or (into_ub and ub_step < length):
+        return None
+    if not into_ub and (
+        gm_step < length or (count > 1 and block_step < (n - 1) * gm_step + length)
+    ):
+        return None
+    if n > 1 and (
+        (np.diff(ub_starts) != ub_step).any() or (np.diff(gm_starts, axis=1) != gm_step).any()
+    ):
+        return None
+    if count > 1 and (np.diff(gm_starts[:, 0]) != block_step).any():
+        return None
+    strided = np.lib.stride_tricks.as_strided
+    ub_side = strided(
+        rows[:, int(ub_starts[0]) :], (count, n, length), (rows.strides[0], ub_step, 1)
+    )
+    gm_side = strided(data[int(gm_starts[0, 0]) :], (count, n, length), (block_step, gm_step, 1))
+    return ub_side, gm_side
 
 
 def _no_sharing(spans: list[tuple[Lanes, Lanes, bool]], count: int) -> None:

@@ -29,6 +29,15 @@ class GroupRefused(Exception):
     """Raised inside a group when only running its blocks one at a time gives the result."""
 
 
+class UnevenOffsets(GroupRefused):
+    """A GM buffer is reached at another offset per block than before in the same group.
+
+    The group records the GM side of its copies for its first block only while each buffer is
+    reached at one offset per block (:meth:`Group.copy`); when one is not, the group runs again
+    recording every block's GM accesses.
+    """
+
+
 class Divergent(GroupRefused):
     """The blocks of a group disagree on a value Python needs as one (``if``, ``int()``, ...).
 
