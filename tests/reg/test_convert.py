@@ -154,6 +154,33 @@ def test_every_small_code_converts_as_the_reference(pair: CastPair) -> None:
         assert _core_bits(codes, pair, mode, sat) == want, (mode, sat)
 
 
+IN_RANGE = [
+    pytest.param(p, id=f"{p.src.cpp_name}-{p.dst.cpp_name}")
+    for p in CAST_PAIRS.values()
+    if p.src in (half, float32_t) and p.dst.kind.name in ("INT", "UINT") and p.dst.size <= 4
+    and p.dst not in core.NIBBLE_TYPES
+]  # fmt: skip
+
+
+@pytest.mark.rows("Reg.Cast")
+@pytest.mark.parametrize("pair", IN_RANGE)
+def test_floats_inside_an_integer_range_convert_as_the_reference(pair: CastPair) -> None:
+    """Whole arrays inside the range (what the few-call path takes): ties, -0.0, the ends."""
+    info = np.iinfo(pair.dst.np_dtype)
+    rng = np.random.default_rng(element_seed := core.element_bits(pair.dst))
+    low, high = max(info.min, -60000), min(info.max, 60000)  # half's finite range
+    whole = np.concatenate([rng.integers(low, high, 600), [low, high, 0, low + 1, high - 1]])
+    steps = rng.choice([0.0, 0.5, -0.5, 0.25, -0.25, 0.75, 2.0**-20, -(2.0**-20)], whole.size)
+    values = np.clip(whole + steps, low, high).astype(pair.src.np_dtype)
+    values = values[(values >= low) & (values <= high)]
+    codes = to_bits(np.concatenate([values, pair.src.np_dtype.type([-0.0, 0.5, -0.5, 1.5])]))
+    for mode, sat in _options(pair):
+        want = [ref.convert_element(c, pair.src, pair.dst, mode, sat) for c in codes]
+        got = _core_bits(codes, pair, mode, sat)
+        bad = [(hex(c), hex(g), hex(w)) for c, g, w in zip(codes, got, want, strict=True) if g != w]
+        assert not bad, (element_seed, mode, sat, bad[:5])
+
+
 def _edges(src: Any, dst: Any) -> list[int]:
     """Float codes around every destination code: specials, the midpoints and a dense sample.
 

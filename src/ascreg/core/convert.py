@@ -515,16 +515,18 @@ def _common_conversion(
     * an 8- or 16-bit integer to half or float32 (every value exact in float32, none beyond
       half's range) rounding to nearest even: one correct rounding from float64.
 
-    Both give bit for bit what the general path gives (``tests/reg/test_cast*.py``).
+    Both give bit for bit what the general path gives (``tests/reg/test_convert.py``).
     """
     if src in _NATIVE_FLOATS and dst.kind in (Kind.INT, Kind.UINT) and dst is not int4x2_t:
         integral = _INTEGRAL.get(rounding)
         if integral is None:
             return None
         least, largest = _float_range(dst)
-        rounded: Lanes = integral(lanes.astype(np.float64))
-        inside = np.maximum(np.minimum(rounded, largest), least)  # NaN stays NaN
-        if np.count_nonzero(inside != rounded):  # out of range, infinite or NaN
+        # float32 lanes round exactly in float32 (but for ties away: its sum is inexact there)
+        exact = src is float32_t and integral is not _half_away
+        rounded: Lanes = integral(lanes if exact else lanes.astype(np.float64))
+        # out of range, infinite or NaN (whose comparisons are false): the general path
+        if rounded.size and not (rounded.min() >= least and rounded.max() <= largest):
             return None
         return rounded.astype(dst.np_dtype)
     if src in _EXACT_IN_FLOAT32 and dst in _NATIVE_FLOATS and _INTEGRAL.get(rounding) is np.rint:
