@@ -71,7 +71,8 @@ from typing import Any
 import numpy as np
 
 from ascreg._dtypes import uint8_t
-from ascreg.engine.groups.admission import why_not_grouped
+from ascreg.engine.groups.admission import kernel_functions, why_not_grouped
+from ascreg.engine.groups.branches import MERGED, split_at_merge, twins
 from ascreg.engine.groups.group import _DEFECTS, LOG, Group, _tell_once
 from ascreg.engine.groups.memory import StackedUb
 from ascreg.engine.groups.values import (
@@ -191,7 +192,7 @@ def _attempt(runner: Any, races: GmRaceCheck, first: int, count: int) -> Group |
             warnings.catch_warnings(record=True) as said,
         ):
             warnings.simplefilter("always")
-            with running_as(ctx):
+            with running_as(ctx), twins(kernel_functions(runner.func)):
                 runner.func(*runner.args, **runner.kwargs)
             check_sync_clean(ctx)  # the launch's own end-of-block check
         if output.getvalue():
@@ -200,9 +201,10 @@ def _attempt(runner: Any, races: GmRaceCheck, first: int, count: int) -> Group |
         group.claim()
     except Exception as error:
         group.journal.rollback()
-        return error
+        return split_at_merge(error)
     finally:
         ctx.release()
+        MERGED.clear()
     for warning in slow:  # said once, as a block alone says it (after the group, for its filters)
         warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
     return group

@@ -49,8 +49,27 @@ def why_not_grouped(kernel: Callable[..., Any]) -> str | None:
     """
     code = getattr(kernel, "__code__", None)
     if code not in _WHY:
-        _WHY[code] = _Admission().function(kernel, 0)
+        admission = _Admission()
+        _WHY[code] = admission.function(kernel, 0)
+        _FUNCTIONS[code] = admission.functions
     return _WHY[code]
+
+
+def kernel_functions(kernel: Callable[..., Any]) -> list[types.FunctionType]:
+    """Return *kernel* and the user functions and methods its code names (checked first).
+
+    Examples
+    --------
+    >>> def k(x):
+    ...     return abs(x)
+    >>> [f.__name__ for f in kernel_functions(k)]
+    ['k']
+    """
+    why_not_grouped(kernel)
+    return _FUNCTIONS[getattr(kernel, "__code__", None)]
+
+
+_FUNCTIONS: dict[Any, list[types.FunctionType]] = {}
 
 
 class _Admission:
@@ -58,12 +77,16 @@ class _Admission:
 
     def __init__(self) -> None:
         self.seen: set[Any] = set()
+        self.functions: list[types.FunctionType] = []
+        """The functions checked (the kernel's, and the user code it names)."""
 
     def function(self, func: Any, depth: int) -> str | None:
         code = getattr(func, "__code__", None)
         if code is None or code in self.seen:
             return None
         self.seen.add(code)
+        if isinstance(func, types.FunctionType):
+            self.functions.append(func)
         if depth > 6:
             return f"{func.__qualname__}: user code nested too deep"
         try:

@@ -1,0 +1,322 @@
+"""Branches on per-block values in a group: a tail block's ``if`` that only sets values.
+
+Production kernels give their last block other sizes, with a conditional expression
+(``blockLen = tailFactor if blockIdx == numCore - 1 else blockFactor``) or an ``if`` statement
+whose branches assign a few names and attributes. In a group the test is a
+:class:`~ascreg.engine.groups.values.BlockLanes` of truth values, and Python's ``if`` needs one:
+the group would stop before the tail block (:class:`Divergent`), which would then run alone and
+pay the kernel's per-call costs a second time, often for the same sizes.
+
+While a group runs, the kernel's functions run a *twin* of their code (:func:`twins`): compiled
+from their source with each conditional expression, and each ``if`` statement whose branches
+only assign names or attributes of names from expressions that call nothing, asking
+:func:`test` first. When the blocks agree, the twin takes the branch Python takes; when they do
+not, each branch's expressions are evaluated for every block and each target gets, block by
+block, the value of the branch that block takes (:func:`choose`, :func:`where`). Where values
+cannot be merged (other than numbers, of different types, or an expression that fails for a
+block), the group stops as before (:class:`Divergent`). Nothing else in the code changes; the
+first group of every kernel is checked against its blocks run one at a time.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg.engine.groups.values import BlockLanes
+>>> tail = BlockLanes(np.arange(4)) == 3
+>>> choose(tail, lambda: 96, lambda: 128).values.tolist()
+[128, 128, 128, 96]
+>>> choose(tail, lambda: 128, lambda: 128)
+128
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import inspect
+import textwrap
+import types
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from ascreg.engine.groups.values import BlockLanes, Divergent
+
+_NAMES = {"test": "__ascreg_test__", "where": "__ascreg_where__", "choose": "__ascreg_choose__"}
+"""The names the twins call the helpers by (put into the functions' module globals)."""
+_IMPURE = (
+    ast.Call, ast.Lambda, ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await, ast.ListComp,
+    ast.SetComp, ast.DictComp, ast.GeneratorExp,
+)  # fmt: skip
+"""Expression nodes a branch's expressions must not hold: evaluating them could act."""
+_NUMBERS = (int, float, np.integer, np.floating)
+
+
+def test(value: Any) -> Any:
+    """Return ``bool(value)``, or for blocks that disagree the lanes of their truth values.
+
+    Examples
+    --------
+    >>> test(BlockLanes(np.array([2, 2])) > 1), test(BlockLanes(np.array([0, 2])) > 1)
+    (True, BlockLanes([False, True]))
+    """
+    if not isinstance(value, BlockLanes):
+        return bool(value)
+    truth = value.values.astype(bool)
+    if (truth == truth[0]).all():
+        return bool(truth[0])
+    return BlockLanes(truth)
+
+
+def choose(condition: Any, taken: Callable[[], Any], other: Callable[[], Any]) -> Any:
+    """``taken() if condition else other()``, block by block where the blocks disagree."""
+    truth = test(condition)
+    if truth is True:
+        return taken()
+    if truth is False:
+        return other()
+    return where(truth, taken, other)
+
+
+def where(truth: BlockLanes, taken: Callable[[], Any], other: Callable[[], Any]) -> Any:
+    """Return *taken*'s value for the blocks *truth* holds for, *other*'s for the rest.
+
+    One value when every block has the same; per-block numbers as :class:`BlockLanes`;
+    :class:`Divergent` when the values cannot be merged (or one cannot be had for every block).
+    """
+    try:
+        new, old = taken(), other()
+    except Exception as error:  # e.g. a name the other branch never made, a zero divisor
+        raise _split(truth) from error
+    if new is old or (type(new) is type(old) and isinstance(new, _NUMBERS) and new == old):
+        return new
+    kinds = {_kind(new), _kind(old)}
+    if len(kinds) != 1 or None in kinds:
+        raise _split(truth)
+    MERGED.append(truth.values == truth.values[0])
+    return BlockLanes(np.where(truth.values, _lanes(new), _lanes(old)))
+
+
+MERGED: list[Any] = []
+"""Per merge of different values in the running group: which blocks took the first's branch.
+
+A call that cannot take per-block values where they are merged stops the group; it then
+splits where the first merge did, as it would have at the branch (:func:`split_at_merge`)."""
+
+
+def split_at_merge(error: BaseException) -> BaseException:
+    """Return the :class:`Divergent` of the group's first merge for *error*, or *error*.
+
+    Examples
+    --------
+    >>> MERGED[:] = [np.array([True, False])]
+    >>> split_at_merge(TypeError("an int, please")).agree.tolist()
+    [True, False]
+    >>> MERGED.clear()
+    """
+    if MERGED and not isinstance(error, Divergent):
+        split = Divergent("a branch whose values a later call takes as one", MERGED[0])
+        split.__cause__ = error
+        return split
+    return error
+
+
+def _kind(value: Any) -> str | None:
+    """Return ``'i'`` or ``'f'`` for an integral or a float value (lanes or one), else None."""
+    if isinstance(value, bool | np.bool_):
+        return None
+    if isinstance(value, BlockLanes):
+        kind = value.values.dtype.kind
+        return "i" if kind in "iu" else "f" if kind == "f" else None
+    if isinstance(value, int | np.integer):
+        return "i"
+    return "f" if isinstance(value, float | np.floating) else None
+
+
+def _lanes(value: Any) -> Any:
+    return value.values if isinstance(value, BlockLanes) else value
+
+
+def _split(truth: BlockLanes) -> Divergent:
+    values = truth.values
+    return Divergent("a branch", values == values[0])
+
+
+# -- the twins ------------------------------------------------------------------------------------
+
+_TWINS: dict[Any, types.CodeType | None] = {}
+"""Per function code: its twin's code, or None when it has no branch to rewrite (or cannot)."""
+
+
+@contextlib.contextmanager
+def twins(functions: list[types.FunctionType]) -> Iterator[None]:
+    """Run *functions* with their twins' code inside the ``with`` block.
+
+    Examples
+    --------
+    >>> def size(tail):
+    ...     return 96 if tail else 128
+    >>> with twins([size]):
+    ...     size(BlockLanes(np.arange(3)) == 2).values.tolist()
+    [128, 128, 96]
+    >>> size(False)
+    128
+    """
+    swapped = []
+    for func in functions:
+        twin = twin_code(func)
+        if twin is not None:
+            func.__globals__.update({name: globals()[helper] for helper, name in _NAMES.items()})
+            swapped.append((func, func.__code__))
+            func.__code__ = twin
+    try:
+        yield
+    finally:
+        for func, code in swapped:
+            func.__code__ = code
+
+
+def twin_code(func: types.FunctionType) -> types.CodeType | None:
+    """Return the code of *func*'s twin, or None when it has no branch to rewrite."""
+    code = func.__code__
+    if code not in _TWINS:
+        _TWINS[code] = _compile_twin(func)
+    return _TWINS[code]
+
+
+def _compile_twin(func: types.FunctionType) -> types.CodeType | None:
+    code = func.__code__
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(func)))
+    except (OSError, TypeError, SyntaxError):
+        return None
+    definition = tree.body[0] if tree.body else None
+    if (
+        not isinstance(definition, ast.FunctionDef)
+        or definition.name != code.co_name
+        or any(_mangled(node) for node in ast.walk(definition))
+    ):
+        return None
+    rewriter = _Rewriter()
+    definition = rewriter.visit(definition)
+    if not rewriter.rewritten:
+        return None
+    definition.decorator_list = []
+    # the function inside a maker whose parameters are its free variables, to keep its closure
+    module = ast.parse(f"def __ascreg_maker__({', '.join(code.co_freevars)}): pass")
+    maker = module.body[0]
+    assert isinstance(maker, ast.FunctionDef)
+    maker.body = [definition, ast.Return(value=ast.Name(id=definition.name, ctx=ast.Load()))]
+    ast.fix_missing_locations(module)
+    ast.increment_lineno(module, code.co_firstlineno - 1)  # the source starts there
+    try:
+        compiled = compile(module, code.co_filename, "exec")
+    except (SyntaxError, ValueError):
+        return None
+    twin = _nested(_nested(compiled, "__ascreg_maker__"), code.co_name)
+    if twin is None or twin.co_freevars != code.co_freevars:
+        return None
+    return twin
+
+
+def _nested(code: types.CodeType | None, name: str) -> types.CodeType | None:
+    if code is None:
+        return None
+    return next(
+        (c for c in code.co_consts if isinstance(c, types.CodeType) and c.co_name == name), None
+    )
+
+
+def _mangled(node: ast.AST) -> bool:
+    """Say whether *node* is a private name (``self.__size``): only its class body compiles it."""
+    name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+    return isinstance(name, str) and name.startswith("__") and not name.endswith("__")
+
+
+def _pure(*nodes: ast.AST) -> bool:
+    return not any(isinstance(n, _IMPURE) for node in nodes for n in ast.walk(node))
+
+
+def _target(node: ast.AST) -> bool:
+    """Say whether *node* is a name, or an attribute of a name (``self.size``)."""
+    return isinstance(node, ast.Name) or (
+        isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+    )
+
+
+def _assignments(body: list[ast.stmt]) -> list[tuple[ast.expr, ast.expr]] | None:
+    """Return a branch's ``(target, value)`` pairs, or None when it does more than assign."""
+    pairs: list[tuple[ast.expr, ast.expr]] = []
+    for stmt in body:
+        if isinstance(stmt, ast.Pass):
+            continue
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and _target(stmt.targets[0]):
+            pairs.append((stmt.targets[0], stmt.value))
+        elif isinstance(stmt, ast.AugAssign) and _target(stmt.target):
+            old = _load(stmt.target)
+            pairs.append((stmt.target, ast.BinOp(left=old, op=stmt.op, right=stmt.value)))
+        else:
+            return None
+        if not _pure(pairs[-1][1]):
+            return None
+    return pairs
+
+
+def _load(target: ast.expr) -> ast.expr:
+    """Return *target* as read (a copy of the node with a Load context)."""
+    node = ast.parse(ast.unparse(target), mode="eval").body
+    return ast.copy_location(node, target)
+
+
+def _call(helper: str, *args: ast.expr) -> ast.Call:
+    return ast.Call(func=ast.Name(id=_NAMES[helper], ctx=ast.Load()), args=list(args), keywords=[])
+
+
+def _thunk(value: ast.expr) -> ast.Lambda:
+    arguments = ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])
+    return ast.Lambda(args=arguments, body=value)
+
+
+class _Rewriter(ast.NodeTransformer):
+    """Rewrite the conditional expressions and the assigning ``if`` statements of a function."""
+
+    def __init__(self) -> None:
+        self.rewritten = 0
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
+        self.generic_visit(node)
+        if not _pure(node.body, node.orelse):
+            return node
+        self.rewritten += 1
+        call = _call("choose", node.test, _thunk(node.body), _thunk(node.orelse))
+        return ast.copy_location(call, node)
+
+    def visit_If(self, node: ast.If) -> Any:
+        self.generic_visit(node)
+        taken, other = _assignments(node.body), _assignments(node.orelse)
+        if taken is None or other is None:
+            return node
+        self.rewritten += 1
+        truth = ast.Name(id=f"__ascreg_truth{self.rewritten}__", ctx=ast.Load())
+        merged: list[ast.stmt] = [
+            ast.Assign(targets=[target], value=_call("where", truth, _thunk(value), _thunk(_load(target))))
+            for target, value in taken
+        ] + [
+            ast.Assign(targets=[target], value=_call("where", truth, _thunk(_load(target)), _thunk(value)))
+            for target, value in other
+        ]  # fmt: skip
+        is_ = [ast.Is()]
+        branches = ast.If(
+            test=ast.Compare(left=truth, ops=is_, comparators=[ast.Constant(True)]),
+            body=node.body,
+            orelse=[
+                ast.If(
+                    test=ast.Compare(left=truth, ops=is_, comparators=[ast.Constant(False)]),
+                    body=node.orelse or [ast.Pass()],
+                    orelse=merged or [ast.Pass()],
+                )
+            ],
+        )
+        store = ast.Name(id=truth.id, ctx=ast.Store())
+        ask = ast.Assign(targets=[store], value=_call("test", node.test))
+        return [ast.copy_location(ask, node), ast.copy_location(branches, node)]

@@ -1,0 +1,179 @@
+"""Branches on per-block values in block groups: the twins of a kernel's code.
+
+A twin must give each block what the function as written gives it: the tests run a function
+once per block with plain values and once with the blocks' values as lanes, under
+:func:`twins`, and compare block by block; and whole kernels with a tail block's branch run as
+one group with the results of their blocks one at a time.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ascreg import GlobalMemory, GmPtr, Ref, Reg, UbPtr, float32_t
+from ascreg.basic import (
+    PIPE_ALL,
+    DataCopy,
+    GetBlockIdx,
+    GetBlockNum,
+    GlobalTensor,
+    Hardware,
+    LocalMemAllocator,
+    PipeBarrier,
+    asc_vf_call,
+)
+from ascreg.engine import groups
+from ascreg.engine.groups import BlockLanes, Divergent
+from ascreg.engine.groups.branches import MERGED, choose, twin_code, twins, where
+from ascreg.machine.kernel import __global__, __simd_vf__, __vector__
+
+
+class Tiling:
+    def __init__(self, factor: int, tail: int) -> None:
+        self.factor, self.tail = factor, tail
+
+
+class Sizes:
+    """A kernel class in the production style: Init sets the block's sizes."""
+
+    def Init(self, idx: Any, blocks: int, tiling: Tiling) -> None:
+        self.length = tiling.factor
+        count = tiling.factor * 2
+        if idx == blocks - 1:
+            self.length = tiling.tail
+            count = self.length * 2
+        else:
+            count += 1
+        self.count = count
+        self.loops = 3 if idx == blocks - 1 else 2
+        # the same value either way
+        self.unchanged = tiling.factor if idx < 0 else tiling.factor + 0
+
+    def private(self) -> int:  # a mangled name: no twin for this method
+        return 1 if self.length else self.__hidden  # type: ignore[no-any-return]
+
+
+def sizes(idx: Any, blocks: int, factor: int, tail: int) -> tuple[Any, ...]:
+    obj = Sizes()
+    obj.Init(idx, blocks, Tiling(factor, tail))
+    return obj.length, obj.count, obj.loops, obj.unchanged
+
+
+def _per_block(values: Any, k: int) -> Any:
+    return values.values[k].item() if isinstance(values, BlockLanes) else values
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(blocks=st.integers(2, 9), factor=st.integers(1, 50), tail=st.integers(1, 50))
+def test_a_twin_gives_each_block_what_the_code_gives_it(
+    blocks: int, factor: int, tail: int
+) -> None:
+    alone = [sizes(k, blocks, factor, tail) for k in range(blocks)]
+    functions = [sizes, Sizes.Init]
+    with twins(functions):  # type: ignore[list-item]
+        together = sizes(BlockLanes(np.arange(blocks)), blocks, factor, tail)
+    MERGED.clear()
+    for k in range(blocks):
+        assert tuple(_per_block(v, k) for v in together) == alone[k]
+    assert together[3] == factor and type(together[3]) is int  # equal values stay one value
+    assert sizes.__code__.co_name == "sizes" and Sizes.Init.__code__ is not twin_code(Sizes.Init)
+
+
+def test_code_a_twin_cannot_keep_has_none() -> None:
+    assert twin_code(Sizes.private) is None
+
+    def calls(idx: Any) -> Any:
+        return print(idx) if idx else 0  # a branch that acts: not rewritten
+
+    assert twin_code(calls) is None
+    base = 3
+
+    def closes(idx: Any) -> Any:
+        return base if idx else base + 1
+
+    twin = twin_code(closes)
+    assert twin is not None and twin.co_freevars == ("base",)
+
+
+def test_values_that_cannot_be_merged_split_the_group() -> None:
+    truth = BlockLanes(np.array([False, False, True]))
+    assert where(truth, lambda: 2, lambda: 2) == 2
+    assert where(truth, lambda: 2, lambda: 5).values.tolist() == [5, 5, 2]
+    for taken, other in (
+        (lambda: 2, lambda: 2.5),
+        (lambda: "a", lambda: "b"),
+        (lambda: 1 // 0, lambda: 1),
+    ):
+        with pytest.raises(Divergent) as split:
+            where(truth, taken, other)
+        assert split.value.agree.tolist() == [True, True, False]
+    assert choose(True, lambda: 1, lambda: 1 // 0) == 1  # as Python: one branch only
+    MERGED.clear()
+
+
+@__simd_vf__
+def affine(dst: UbPtr[float32_t], src: UbPtr[float32_t], count: int, scale: float) -> None:
+    """dst = src * scale + 1 on *count* floats."""
+    x, y = Reg.RegTensor[float32_t](), Reg.RegTensor[float32_t]()
+    left = Ref(count)
+    for i in range((count + 63) // 64):
+        mask = Reg.UpdateMask[float32_t](left)
+        Reg.LoadAlign(x, src + i * 64)
+        Reg.Muls(y, x, np.float32(scale), mask)
+        Reg.Adds(y, y, np.float32(1.0), mask)
+        Reg.StoreAlign(dst + i * 64, y, mask)
+
+
+@__global__
+@__vector__
+def tail_sized(x: GmPtr[float32_t], y: GmPtr[float32_t], n: int, tail: int) -> None:
+    """Each block scales its n floats; the tail block's branch names its own count."""
+    count = n
+    if GetBlockIdx() == GetBlockNum() - 1:
+        count = tail
+    xGm, yGm = GlobalTensor[float32_t](), GlobalTensor[float32_t]()
+    xGm.SetGlobalBuffer(x + GetBlockIdx() * n)
+    yGm.SetGlobalBuffer(y + GetBlockIdx() * n)
+    allocator = LocalMemAllocator[Hardware.UB]()
+    xLocal, yLocal = allocator.Alloc[float32_t, 256](), allocator.Alloc[float32_t, 256]()
+    DataCopy(xLocal, xGm, count)
+    PipeBarrier[PIPE_ALL]()
+    asc_vf_call[affine](yLocal.GetPhyAddr(), xLocal.GetPhyAddr(), count, 2.0)
+    PipeBarrier[PIPE_ALL]()
+    DataCopy(yGm, yLocal, count)
+
+
+def _run(blocks: int, n: int, tail: int, x: Any) -> Any:
+    gm = GlobalMemory()
+    xg, yg = gm.alloc(float32_t, blocks * n), gm.alloc(float32_t, blocks * n)
+    xg.write(x)
+    tail_sized[blocks, 0, None](xg, yg, n, tail)
+    return yg.read(blocks * n)
+
+
+@pytest.mark.parametrize(("tail", "grouped"), [(256, "blocks 0-7"), (128, "blocks 0-6")])
+def test_a_tail_blocks_branch_splits_the_group_only_where_its_values_differ(
+    caplog: pytest.LogCaptureFixture, tail: int, grouped: str
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="ascreg.groups")
+    x = np.random.default_rng(tail).uniform(-2, 2, 8 * 256).astype(np.float32)
+    got = _run(8, 256, tail, x)
+    before, groups.GROUPS[0] = groups.GROUPS[0], False
+    try:
+        want = _run(8, 256, tail, x)
+    finally:
+        groups.GROUPS[0] = before
+    np.testing.assert_array_equal(got, want)
+    expected = x * np.float32(2) + np.float32(1)
+    expected[7 * 256 + tail :] = 0
+    np.testing.assert_array_equal(got, expected)
+    messages = [record.getMessage() for record in caplog.records]
+    assert [m for m in messages if m.startswith("tail_sized: ") and "as one group" in m] == [
+        f"tail_sized: {grouped} ran as one group"
+    ]
