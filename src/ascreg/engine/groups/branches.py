@@ -297,26 +297,30 @@ class _Rewriter(ast.NodeTransformer):
         if taken is None or other is None:
             return node
         self.rewritten += 1
-        truth = ast.Name(id=f"__ascreg_truth{self.rewritten}__", ctx=ast.Load())
-        merged: list[ast.stmt] = [
-            ast.Assign(targets=[target], value=_call("where", truth, _thunk(value), _thunk(_load(target))))
-            for target, value in taken
-        ] + [
-            ast.Assign(targets=[target], value=_call("where", truth, _thunk(_load(target)), _thunk(value)))
-            for target, value in other
-        ]  # fmt: skip
-        is_ = [ast.Is()]
-        branches = ast.If(
-            test=ast.Compare(left=truth, ops=is_, comparators=[ast.Constant(True)]),
-            body=node.body,
-            orelse=[
-                ast.If(
-                    test=ast.Compare(left=truth, ops=is_, comparators=[ast.Constant(False)]),
-                    body=node.orelse or [ast.Pass()],
-                    orelse=merged or [ast.Pass()],
-                )
-            ],
-        )
-        store = ast.Name(id=truth.id, ctx=ast.Store())
-        ask = ast.Assign(targets=[store], value=_call("test", node.test))
-        return [ast.copy_location(ask, node), ast.copy_location(branches, node)]
+        truth = f"__ascreg_truth{self.rewritten}__"
+        # test() once; then the branch Python takes, or both merged block by block
+        shape = ast.parse(
+            f"{truth} = test\nif {truth} is True: pass\nelif {truth} is False: pass\nelse: pass"
+        ).body
+        for part in (n for statement in shape for n in ast.walk(statement)):
+            ast.copy_location(part, node)  # the template's lines are the if statement's
+        ask, branches = shape
+        assert isinstance(ask, ast.Assign) and isinstance(branches, ast.If)
+        ask.value = _call("test", node.test)
+        either = branches.orelse[0]
+        assert isinstance(either, ast.If)
+        branches.body = node.body
+        either.body = node.orelse or either.body
+        merged = [_merge(truth, target, value, True) for target, value in taken]
+        merged += [_merge(truth, target, value, False) for target, value in other]
+        either.orelse = list(merged) or either.orelse
+        return shape
+
+
+def _merge(truth: str, target: ast.expr, value: ast.expr, taken: bool) -> ast.stmt:
+    """``target = where(truth, value, target)`` (or, for the other branch, the two swapped)."""
+    new, old = _thunk(value), _thunk(_load(target))
+    pair = (new, old) if taken else (old, new)
+    return ast.Assign(
+        targets=[target], value=_call("where", ast.Name(id=truth, ctx=ast.Load()), *pair)
+    )
