@@ -9,7 +9,9 @@ body once for a run of consecutive blocks instead:
   and a GM pointer plus lanes is a :class:`BlockGmPtr` (one address per block). Where Python
   needs one value (``int()``, ``if``, ``range()``, an index) the blocks must agree; when they
   do not, the group stops (:class:`Divergent`) and runs again as the leading run of blocks that
-  agree (a tail block's branch), the rest after it;
+  agree, the rest after it. A branch that only sets values (a tail block's sizes) does not
+  stop it: the group runs twins of the kernel's functions that give each block the values
+  of its branch (:mod:`ascreg.engine.groups.branches`);
 * the group's UB (:class:`StackedUb`) has one row of bytes per block at the same addresses, so
   allocators, queues and tensors keep their ordinary ``UbPtr`` values. Its ordinary byte
   access refuses: only the copies and VF calls below read and write the rows;
