@@ -29,9 +29,11 @@ from ascreg import (
     hifloat8_t,
     int4x2_t,
     int8_t,
+    int16_t,
     int32_t,
     int64_t,
     uint8_t,
+    uint16_t,
 )
 from ascreg._spec.convert import CAST_PAIRS, TRUNCATE_ROUNDS, TRUNCATE_TYPES, CastPair
 from ascreg.core import convert as core
@@ -152,6 +154,26 @@ def test_every_small_code_converts_as_the_reference(pair: CastPair) -> None:
     for mode, sat in _options(pair):
         want = [ref.convert_element(c, pair.src, pair.dst, mode, sat) for c in codes]
         assert _core_bits(codes, pair, mode, sat) == want, (mode, sat)
+
+
+WIDE_INTEGERS = [
+    pytest.param(p, id=f"{p.src.cpp_name}-{p.dst.cpp_name}")
+    for p in CAST_PAIRS.values()
+    if p.src in (int16_t, uint16_t) and p.dst in (half, float32_t)
+]
+
+
+@pytest.mark.rows("Reg.Cast")
+@pytest.mark.parametrize("pair", WIDE_INTEGERS)
+def test_16_bit_integers_convert_as_the_reference(pair: CastPair) -> None:
+    """Every code from -4100 to 4100 (half's exact integers end at 2048), and 6000 others."""
+    sample = np.random.default_rng(16).integers(0, 1 << 16, 6000).tolist()
+    codes = sorted({*range(4100), *range((1 << 16) - 4100, 1 << 16), *sample})
+    for mode, sat in _options(pair):
+        want = [ref.convert_element(c, pair.src, pair.dst, mode, sat) for c in codes]
+        got = _core_bits(codes, pair, mode, sat)
+        bad = [(hex(c), hex(g), hex(w)) for c, g, w in zip(codes, got, want, strict=True) if g != w]
+        assert not bad, (mode, sat, bad[:5])
 
 
 IN_RANGE = [

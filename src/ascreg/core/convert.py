@@ -27,6 +27,7 @@ array([  8, 110, 111], dtype=uint8)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import ml_dtypes
@@ -522,16 +523,50 @@ def _common_conversion(
         if integral is None:
             return None
         least, largest = _float_range(dst)
-        # float32 lanes round exactly in float32 (but for ties away: its sum is inexact there)
-        exact = src is float32_t and integral is not _half_away
-        rounded: Lanes = integral(lanes if exact else lanes.astype(np.float64))
+        rounded: Lanes = integral(_widened(lanes, src, integral is _half_away))
         # out of range, infinite or NaN (whose comparisons are false): the general path
         if rounded.size and not (rounded.min() >= least and rounded.max() <= largest):
             return None
         return rounded.astype(dst.np_dtype)
     if src in _EXACT_IN_FLOAT32 and dst in _NATIVE_FLOATS and _INTEGRAL.get(rounding) is np.rint:
-        return lanes.astype(np.float64).astype(dst.np_dtype)
+        if dst is float32_t:
+            return lanes.astype(np.float32)  # exact
+        codes = lanes.view(np.uint8 if src.size == 1 else np.uint16)
+        return _lookup(("half of", src), lambda: _every_code(src).astype(np.float16), codes)
     return None
+
+
+def _widened(lanes: Lanes, src: type[Scalar], ties_away: bool) -> Lanes:
+    """Return half or float32 *lanes* in a float format their rounding to integers is exact in.
+
+    float32 rounds in float32, half in float32 too (every half value is one); the sum of
+    rounding ties away (``_half_away``) is not exact in float32: float64 for it.
+    """
+    if ties_away:
+        return lanes.astype(np.float64)
+    if src is half:  # numpy's half -> float32 cast is slower than a table of the 2**16 codes
+        return _lookup(
+            "half as float32", lambda: _every_code(half).astype(np.float32), lanes.view(np.uint16)
+        )
+    return lanes
+
+
+def _every_code(dtype: type[Scalar]) -> Lanes:
+    """Return every value of an 8- or 16-bit type, indexed by its bits as unsigned."""
+    unsigned = np.uint8 if dtype.size == 1 else np.uint16
+    return np.arange(1 << 8 * dtype.size, dtype=np.int64).astype(unsigned).view(dtype.np_dtype)
+
+
+def _lookup(key: Any, make: Callable[[], Lanes], codes: Lanes) -> Lanes:
+    """Return ``table[codes]`` with the table *make* gives, made once per *key*."""
+    table = _TABLES.get(key)
+    if table is None:
+        table = _TABLES[key] = make()
+    found: Lanes = table.take(codes)
+    return found
+
+
+_TABLES: dict[Any, Lanes] = {}
 
 
 def convert(lanes: Lanes, src: type[Scalar], dst: type[Scalar], rounding: RoundMode,
