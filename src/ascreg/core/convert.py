@@ -51,6 +51,7 @@ from ascreg._dtypes import (
     uint8_t,
     uint16_t,
 )
+from ascreg.core.compare import zero_masked
 from ascreg.core.fpenv import quiet
 from ascreg.enums import RoundMode
 
@@ -664,7 +665,7 @@ def cast_lanes(
     if layout is None:
         enabled = mask_bits[..., :: 256 // lanes.shape[-1]]
         converted = convert(source, src, dst, rounding, saturate)
-        return np.where(enabled, converted, np.zeros_like(converted))
+        return zero_masked(converted, enabled)
     nibble = src in NIBBLE_TYPES or dst in NIBBLE_TYPES
     unit = 2 if nibble else 1  # elements per unit
     src_unit, dst_unit = element_bits(src) * unit // 8, element_bits(dst) * unit // 8  # bytes
@@ -675,7 +676,7 @@ def cast_lanes(
         lead = source.shape[:-1]
         chosen = source.reshape(*lead, -1, unit)[..., picked, :].reshape(*lead, -1)
         converted = convert(chosen, src, dst, rounding, saturate)
-        return _lanes(np.where(enabled, converted, np.zeros_like(converted)), dst)
+        return _lanes(zero_masked(converted, enabled), dst)
     converted = convert(source, src, dst, rounding, saturate)
     return _narrowed(converted, mask_bits, src_unit, dst_unit, unit, layout, dst)
 
@@ -685,7 +686,7 @@ def _narrowed(converted: Lanes, mask_bits: Lanes, src_unit: int, dst_unit: int, 
     """Place narrowed units at ``ratio * j + layout``; 0 for the others and masked-off units."""
     bits = mask_bits[..., ::src_unit]
     enabled = bits if unit == 1 else np.repeat(bits, unit, axis=-1)
-    kept = np.where(enabled, converted, np.zeros((), converted.dtype))
+    kept = zero_masked(converted, enabled)
     lead = kept.shape[:-1]  # rows of a batched loop, or none
     kept = kept.reshape(*lead, -1, unit)
     placed = np.zeros((*lead, 256 // dst_unit, unit), dtype=converted.dtype)
