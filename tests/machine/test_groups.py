@@ -286,6 +286,7 @@ def test_block_lanes_keep_per_block_values_and_refuse_to_be_one() -> None:
     assert ((lanes * 3 + 1) // 2).values.tolist() == [0, 2, 3, 5]
     assert (7 - lanes).values.tolist() == [7, 6, 5, 4]
     assert int(lanes * 0 + 5) == 5 and not bool(lanes < 0)
+    assert bool(lanes + 1)  # different values, one truth value: `if size:` of per-block sizes
     with pytest.raises(Divergent) as divergent:
         bool(lanes == 3)
     assert divergent.value.agree.tolist() == [True, True, True, False]

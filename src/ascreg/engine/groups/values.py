@@ -102,7 +102,7 @@ class BlockLanes:
         return values[0].item()
 
     def __bool__(self) -> bool:
-        return bool(self.one("a truth value"))
+        return bool(BlockLanes(self.values.astype(bool)).one("a truth value"))
 
     def __index__(self) -> int:
         if self.values.dtype.kind not in "iub":
