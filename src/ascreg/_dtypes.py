@@ -188,6 +188,9 @@ def c_cast(target: type[Scalar], value: object) -> Any:
 
     if isinstance(value, np.ndarray) and value.ndim:
         return _cast_array(target, value)
+    per_block = getattr(value, "__ascreg_map__", None)  # a block group's per-block value
+    if per_block is not None:
+        return per_block(lambda values: _cast_array(target, values))
     call = f"({target.cpp_name}){value!r}"
     number = _number(value, call, AscregTypeError)
     if target.kind is Kind.RAW:

@@ -16,9 +16,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascreg import GlobalMemory, GmPtr, Ref, Reg, UbPtr, float32_t
+from ascreg import GlobalMemory, GmPtr, Ref, Reg, UbPtr, float32_t, uint8_t, uint32_t, uint64_t
 from ascreg.basic import (
+    GET_TILING_DATA,
     PIPE_ALL,
+    REGISTER_TILING_DEFAULT,
     DataCopy,
     GetBlockIdx,
     GetBlockNum,
@@ -26,6 +28,7 @@ from ascreg.basic import (
     Hardware,
     LocalMemAllocator,
     PipeBarrier,
+    Struct,
     asc_vf_call,
 )
 from ascreg.engine import groups
@@ -177,3 +180,58 @@ def test_a_tail_blocks_branch_splits_the_group_only_where_its_values_differ(
     assert [m for m in messages if m.startswith("tail_sized: ") and "as one group" in m] == [
         f"tail_sized: {grouped} ran as one group"
     ]
+
+
+class Sizes32(Struct):
+    n: uint32_t
+    scale: float32_t
+
+
+@__global__
+@__vector__
+def tiled_by_struct(x: GmPtr[float32_t], y: GmPtr[float32_t], tiling: GmPtr[uint8_t]) -> None:
+    """Each block reads the tiling struct from GM (every block the same bytes), then scales."""
+    REGISTER_TILING_DEFAULT(Sizes32)
+    t = GET_TILING_DATA(tiling)
+    n = int(t.n)
+    offset = uint64_t(GetBlockIdx()) * n  # a C cast of per-block values
+    xGm, yGm = GlobalTensor[float32_t](), GlobalTensor[float32_t]()
+    xGm.SetGlobalBuffer(x + offset)
+    yGm.SetGlobalBuffer(y + offset)
+    allocator = LocalMemAllocator[Hardware.UB]()
+    xLocal, yLocal = allocator.Alloc[float32_t, 256](), allocator.Alloc[float32_t, 256]()
+    DataCopy(xLocal, xGm, n)
+    PipeBarrier[PIPE_ALL]()
+    asc_vf_call[affine](yLocal.GetPhyAddr(), xLocal.GetPhyAddr(), n, float(t.scale))
+    PipeBarrier[PIPE_ALL]()
+    DataCopy(yGm, yLocal, n)
+
+
+def _run_struct(overlap: bool) -> Any:
+    gm = GlobalMemory()
+    x, y = gm.alloc(float32_t, 4 * 64), gm.alloc(float32_t, 4 * 64)
+    tiling = gm.alloc(uint8_t, 64)
+    if overlap:  # the tiling's bytes are the last 8 of block 3's output: no group may run
+        tiling = (y + (4 * 64 - 2)).cast(uint8_t)
+    tiling.write(np.frombuffer(Sizes32(64, np.float32(3.0)).tobytes(), np.uint8))
+    x.write(np.arange(4 * 64))
+    tiled_by_struct[4, 0, None](x, y, tiling)
+    return y.read(4 * 64)
+
+
+@pytest.mark.parametrize("overlap", [False, True])
+def test_a_gm_read_every_block_makes_is_made_once_for_the_group(
+    caplog: pytest.LogCaptureFixture, overlap: bool
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="ascreg.groups")
+    got = _run_struct(overlap)
+    before, groups.GROUPS[0] = groups.GROUPS[0], False
+    try:
+        want = _run_struct(overlap)
+    finally:
+        groups.GROUPS[0] = before
+    np.testing.assert_array_equal(got, want)
+    messages = [r.getMessage() for r in caplog.records if r.getMessage().startswith("tiled_by")]
+    grouped = "tiled_by_struct: blocks 0-3 ran as one group" in messages
+    assert grouped is not overlap, messages
+    np.testing.assert_array_equal(got, np.arange(256) * np.float32(3) + 1)

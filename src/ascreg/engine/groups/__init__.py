@@ -189,7 +189,7 @@ def _attempt(runner: Any, races: GmRaceCheck, first: int, count: int) -> Group |
     output = io.StringIO()
     try:
         with (
-            _gm_refused(),
+            _gm_refused(group),
             contextlib.redirect_stdout(output),
             warnings.catch_warnings(record=True) as said,
         ):
@@ -225,16 +225,27 @@ def _slow_paths(said: list[warnings.WarningMessage]) -> list[warnings.WarningMes
 
 
 @contextlib.contextmanager
-def _gm_refused() -> Iterator[None]:
-    """Make every access to another memory than the group's own UB stop the group."""
+def _gm_refused(group: Group) -> Iterator[None]:
+    """Make every access to another memory than the group's own UB stop the group.
+
+    But a plain read (a scalar read, ``GET_TILING_DATA``) through a pointer every block holds:
+    it reads the same bytes for every block, so the group reads them once and notes the read
+    for each block (:meth:`Group.read`), whose sharing check refuses bytes another block
+    writes.
+    """
     watched = [m for m in live_memories() if not isinstance(m, StackedUb)]
     previous = [m.on_access for m in watched]
 
-    def refuse(start: int, end: int, action: str) -> None:
-        raise GroupRefused(f"{action} memory outside the group's copies")
+    def refusing(memory: Any) -> Callable[[int, int, str], None]:
+        def refuse(start: int, end: int, action: str) -> None:
+            if action != "reads":
+                raise GroupRefused(f"{action} memory outside the group's copies")
+            group.read(memory, start, end)
+
+        return refuse
 
     for memory in watched:
-        memory.on_access = refuse
+        memory.on_access = refusing(memory)
     try:
         yield
     finally:

@@ -374,6 +374,11 @@ class Group:
 
     # -- the end of a group ---------------------------------------------------------------
 
+    def read(self, memory: Memory, start: int, end: int) -> None:
+        """Note a plain read of ``[start, end)`` by every block (the same bytes for each)."""
+        rows = np.ones(self.count, dtype=np.int64)
+        self.accesses.append((memory, rows * start, rows * end, False))
+
     def claim(self) -> None:
         """Refuse cross-block sharing of GM bytes; claim each block's writes for the race check."""
         by_memory: dict[int, list[tuple[Lanes, Lanes, bool]]] = {}

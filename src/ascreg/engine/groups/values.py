@@ -101,6 +101,10 @@ class BlockLanes:
             raise Divergent(what, agree)
         return values[0].item()
 
+    def __ascreg_map__(self, function: Callable[[Lanes], Lanes]) -> BlockLanes:
+        """Return *function* of the values (a C cast of per-block values: ``(uint64_t)idx``)."""
+        return BlockLanes(function(self.values))
+
     def __bool__(self) -> bool:
         return bool(BlockLanes(self.values.astype(bool)).one("a truth value"))
 
