@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascreg import GlobalMemory, GmPtr, Ref, Reg, UbPtr, float32_t, uint8_t, uint32_t, uint64_t
+from ascreg import GlobalMemory, GmPtr, float32_t, uint8_t, uint32_t, uint64_t
 from ascreg.basic import (
     GET_TILING_DATA,
     PIPE_ALL,
@@ -34,7 +34,8 @@ from ascreg.basic import (
 from ascreg.engine import groups
 from ascreg.engine.groups import BlockLanes, Divergent
 from ascreg.engine.groups.branches import MERGED, choose, twin_code, twins, where
-from ascreg.machine.kernel import __global__, __simd_vf__, __vector__
+from ascreg.machine.kernel import __global__, __vector__
+from group_kernels import affine
 
 
 class Tiling:
@@ -118,19 +119,6 @@ def test_values_that_cannot_be_merged_split_the_group() -> None:
         assert split.value.agree.tolist() == [True, True, False]
     assert choose(True, lambda: 1, lambda: 1 // 0) == 1  # as Python: one branch only
     MERGED.clear()
-
-
-@__simd_vf__
-def affine(dst: UbPtr[float32_t], src: UbPtr[float32_t], count: int, scale: float) -> None:
-    """dst = src * scale + 1 on *count* floats."""
-    x, y = Reg.RegTensor[float32_t](), Reg.RegTensor[float32_t]()
-    left = Ref(count)
-    for i in range((count + 63) // 64):
-        mask = Reg.UpdateMask[float32_t](left)
-        Reg.LoadAlign(x, src + i * 64)
-        Reg.Muls(y, x, np.float32(scale), mask)
-        Reg.Adds(y, y, np.float32(1.0), mask)
-        Reg.StoreAlign(dst + i * 64, y, mask)
 
 
 @__global__

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascreg import GlobalMemory, GmPtr, Ref, Reg, UbPtr, float32_t
+from ascreg import GlobalMemory, GmPtr, Reg, UbPtr, float32_t
 from ascreg.basic import (
     PIPE_ALL,
     DataCopy,
@@ -38,21 +38,9 @@ from ascreg.engine.groups import group as group_state
 from ascreg.errors import AscregError, EagerLoopWarning, OutOfBoundsError, SyncError
 from ascreg.machine.kernel import __global__, __simd_vf__, __vector__
 from ascreg.machine.mte import Burst, gm_to_ub
+from group_kernels import affine
 
 N = 256  # floats per block
-
-
-@__simd_vf__
-def affine(dst: UbPtr[float32_t], src: UbPtr[float32_t], count: int, scale: float) -> None:
-    """dst = src * scale + 1 on *count* floats (UpdateMask tail)."""
-    x, y = Reg.RegTensor[float32_t](), Reg.RegTensor[float32_t]()
-    left = Ref(count)
-    for i in range((count + 63) // 64):
-        mask = Reg.UpdateMask[float32_t](left)
-        Reg.LoadAlign(x, src + i * 64)
-        Reg.Muls(y, x, np.float32(scale), mask)
-        Reg.Adds(y, y, np.float32(1.0), mask)
-        Reg.StoreAlign(dst + i * 64, y, mask)
 
 
 @__global__
