@@ -40,8 +40,9 @@ _ATOMIC = [0]
 """Nesting depth of :func:`atomic_access` (module state: the emulator runs one thread)."""
 UNWRITTEN = 0
 """Owner mark of a GM byte no block of the launch has written yet. Block *b* is marked
-``b + 1``: the marks start as zeros, which the allocator hands out without touching a page, so
-watching a large GM costs only the pages the launch writes."""
+``b + 1``: the marks are zeros, made only up to the highest byte a mark is set for (and only
+when a write meets bytes written before), so watching a large GM costs only what the launch
+writes."""
 
 
 @contextlib.contextmanager
@@ -156,7 +157,7 @@ class _OwnerHook:
         self.where = where
         """The memory as a message names it (``"__gm__"``, ``"the UB of AIV 1"``)."""
         self.previous: Callable[[int, int, str], None] | None = memory.on_access
-        self._owner = np.zeros(memory.data.size, dtype=np.int32)
+        self._owner = np.zeros(0, dtype=np.int32)  # grown to the highest byte marked
         self.pending: list[tuple[int, int, int]] = []
         """Writes ``(start, end, mark)`` not yet set in the owner marks: a write of bytes no
         block wrote cannot race, so it is only noted (:meth:`owner` sets the marks when they
