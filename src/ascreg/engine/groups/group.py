@@ -381,18 +381,19 @@ class Group:
 
     def claim(self) -> None:
         """Refuse cross-block sharing of GM bytes; claim each block's writes for the race check."""
-        by_memory: dict[int, list[tuple[Lanes, Lanes, bool]]] = {}
+        by_memory: dict[int, tuple[Memory, list[tuple[Lanes, Lanes, bool]]]] = {}
         for memory, starts, ends, write in self.accesses:
-            by_memory.setdefault(id(memory), []).append((starts, ends, write))
-        for spans in by_memory.values():
+            by_memory.setdefault(id(memory), (memory, []))[1].append((starts, ends, write))
+        for memory, spans in by_memory.values():
             _no_sharing(spans, self.count)
-        for memory, starts, ends, write in self.accesses:
             hook = self.races.hook_of(memory)
-            if not write or hook is None:
+            writes = [(starts, ends) for starts, ends, write in spans if write]
+            if hook is None or not writes:
                 continue
-            for k in range(self.count):
+            for k in range(self.count):  # a block's writes joined where they meet
                 self.races.block = self.first + k
-                hook.record(int(starts[k]), int(ends[k]))
+                for start, end in _joined([(int(s[k]), int(e[k])) for s, e in writes]):
+                    hook.record(start, end)
 
     def written(self) -> list[tuple[Memory, int, np.ndarray[Any, Any]]]:
         """Return the GM bytes the group wrote, as they are now (the first-launch check)."""
@@ -415,6 +416,23 @@ def _blocks_view(data: Lanes, starts: Lanes, length: int) -> Lanes | None:
     return np.lib.stride_tricks.as_strided(
         data[first:], shape=(starts.size, length), strides=(step, 1)
     )
+
+
+def _joined(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Return *spans* sorted, those that overlap or meet joined.
+
+    Examples
+    --------
+    >>> _joined([(8, 12), (0, 4), (4, 6), (10, 16)])
+    [(0, 6), (8, 16)]
+    """
+    joined: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if joined and start <= joined[-1][1]:
+            joined[-1] = (joined[-1][0], max(end, joined[-1][1]))
+        elif end > start:
+            joined.append((start, end))
+    return joined
 
 
 def _even_views(
