@@ -124,13 +124,17 @@ def zero_masked(values: Lanes, active: Lanes) -> Lanes:
     """
     if id(active) in _ALL_ON_IDS and active.shape == values.shape:
         return values  # every lane on: nothing to zero
-    if (
-        values.size >= _WHOLE_TEST_FROM
-        and active.shape == values.shape[values.ndim - active.ndim :]
-        and active.all()
-    ):
-        return values  # a large batch with every lane on: one test instead of a copy
+    if values.size >= _WHOLE_TEST_FROM and active.size <= values.size and active.all():
+        if _fits_in(active.shape, values.shape):
+            return values  # a large batch with every lane on: one test instead of a copy
     return np.where(active, values, np.zeros((), dtype=values.dtype))
+
+
+def _fits_in(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
+    """Say whether *shape* broadcasts to *target* (so ``where`` would give *target*'s shape)."""
+    if len(shape) > len(target):
+        return False
+    return all(a in (1, b) for a, b in zip(shape[::-1], target[::-1], strict=False))
 
 
 _WHOLE_TEST_FROM = 1 << 14
