@@ -124,9 +124,13 @@ def zero_masked(values: Lanes, active: Lanes) -> Lanes:
     """
     if id(active) in _ALL_ON_IDS and active.shape == values.shape:
         return values  # every lane on: nothing to zero
-    if values.size >= _WHOLE_TEST_FROM and active.size <= values.size and active.all():
-        if _fits_in(active.shape, values.shape):
-            return values  # a large batch with every lane on: one test instead of a copy
+    if (
+        values.size >= _WHOLE_TEST_FROM
+        and active.size <= values.size
+        and active.all()
+        and _fits_in(active.shape, values.shape)
+    ):
+        return values  # a large batch with every lane on: one test instead of a copy
     return np.where(active, values, np.zeros((), dtype=values.dtype))
 
 
