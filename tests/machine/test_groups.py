@@ -623,3 +623,37 @@ def test_a_groups_copy_moves_the_bytes_of_its_bursts_in_order(
     _Moves(bursts[0])._move_bursts(ub_starts, gm_starts, length, memory, into_ub)  # type: ignore[arg-type]
     np.testing.assert_array_equal(rows, bursts[0])
     np.testing.assert_array_equal(data, bursts[1])
+
+
+@__global__
+@__vector__
+def bump_then_read_past(x: GmPtr[float32_t], y: GmPtr[float32_t]) -> None:
+    """y[2k*64 : 2k*64 + 64] += 1 in place, then read x past its end (the last block fails)."""
+    yGm, xGm = GlobalTensor[float32_t](), GlobalTensor[float32_t]()
+    yGm.SetGlobalBuffer(y + GetBlockIdx() * 128)  # every other 64 floats: spans with gaps
+    xGm.SetGlobalBuffer(x + GetBlockIdx() * 64)
+    allocator = LocalMemAllocator[Hardware.UB]()
+    local, other = allocator.Alloc[float32_t, 64](), allocator.Alloc[float32_t, 64]()
+    DataCopy(local, yGm, 64)
+    PipeBarrier[PIPE_ALL]()
+    asc_vf_call[affine](local.GetPhyAddr(), local.GetPhyAddr(), 64, 1.0)
+    PipeBarrier[PIPE_ALL]()
+    DataCopy(yGm, local, 64)
+    PipeBarrier[PIPE_ALL]()
+    DataCopy(other, xGm[64], 64)  # block 3 reads past x
+
+
+def test_a_stopped_group_puts_back_the_bytes_its_copies_wrote(without_groups: Any) -> None:
+    def run() -> Any:
+        gm = GlobalMemory()
+        x, y = gm.alloc(float32_t, 4 * 64), gm.alloc(float32_t, 8 * 64)
+        y.write(np.arange(8 * 64))
+        with pytest.raises(OutOfBoundsError):
+            bump_then_read_past[4, 0, None](x, y)
+        return y.read(8 * 64)
+
+    got = run()
+    np.testing.assert_array_equal(got, without_groups(run))
+    expected = np.arange(8 * 64, dtype=np.float32).reshape(4, 2, 64)
+    expected[:, 0] += 1  # each block bumped its own 64 floats once, block 3 too before failing
+    np.testing.assert_array_equal(got, expected.reshape(-1))

@@ -244,12 +244,16 @@ class Group:
     def _journal(self, gm_starts: Lanes, length: int, gm: Memory) -> None:
         """Save the GM bytes a copy out is about to overwrite (the group's undo).
 
-        A burst whose blocks' spans follow each other is saved as one span.
+        A burst whose blocks' spans are evenly spaced (apart or back to back) is one entry.
         """
         for column in gm_starts.T:
-            first, last = int(column[0]), int(column[-1])
-            if last - first == (column.size - 1) * length and (np.diff(column) == length).all():
-                self.journal.record(gm, first, last + length - first)
+            first, count = int(column[0]), column.size
+            step = int(column[1]) - first if count > 1 else length
+            if step >= length and (np.diff(column) == step).all():
+                if step == length:
+                    self.journal.record(gm, first, count * length)
+                else:
+                    self.journal.record_spans(gm, first, step, count, length)
                 continue
             for start in column.tolist():
                 self.journal.record(gm, start, length)

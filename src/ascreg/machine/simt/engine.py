@@ -214,6 +214,12 @@ def _set(func: Any, attr: str, value: Any) -> None:
 # -- the write journal and SIMT pointers ----------------------------------------------------------
 
 
+def _spans(memory: Memory, at: tuple[int, int], shape: tuple[int, ...]) -> np.ndarray[Any, Any]:
+    """Return the ``count x nbytes`` view of *memory* at ``(first, step)`` (*shape*)."""
+    first, step = at
+    return np.lib.stride_tricks.as_strided(memory.data[first:], shape, (step, 1))
+
+
 class Journal:
     """An undo log of memory writes: ``(memory, start, old bytes)`` in write order.
 
@@ -249,11 +255,27 @@ class Journal:
             return
         self.entries.append((memory, start, memory.data[start:end].copy()))
 
+    def record_spans(self, memory: Memory, first: int, step: int, count: int, nbytes: int) -> None:
+        """Save *count* spans of *nbytes* bytes, *step* bytes apart from *first*, as one entry.
+
+        Examples
+        --------
+        >>> from ascreg import GlobalMemory, uint8_t
+        >>> gm = GlobalMemory(); p = gm.alloc(uint8_t, 8); journal = Journal()
+        >>> journal.record_spans(gm, p.address, 4, 2, 2); p.write([9] * 8)
+        >>> journal.rollback(); p.read(8).tolist()
+        [0, 0, 9, 9, 0, 0, 9, 9]
+        """
+        view = _spans(memory, (first, step), (count, nbytes))
+        self.entries.append((memory, (first, step), view.copy()))
+
     @staticmethod
     def now(memory: Memory, start: Any, old: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
         """Return the bytes an entry saved, as they are now."""
         if isinstance(start, np.ndarray):
             return memory.data[start]
+        if isinstance(start, tuple):
+            return _spans(memory, start, old.shape)
         return memory.data[start : start + old.size]
 
     def rollback(self, keep: int = 0) -> None:
@@ -261,6 +283,8 @@ class Journal:
         for memory, start, old in reversed(self.entries[keep:]):
             if isinstance(start, np.ndarray):
                 memory.data[start] = old
+            elif isinstance(start, tuple):
+                _spans(memory, start, old.shape)[...] = old
             else:
                 memory.data[start : start + old.size] = old
         del self.entries[keep:]
