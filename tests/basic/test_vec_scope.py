@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -20,15 +22,28 @@ from ascreg.basic import (
     TPipe,
     WaitFlag,
 )
-from ascreg.errors import SyncError
+from ascreg.errors import EagerLoopWarning, SyncError
 from ascreg.machine.block import BlockContext, block
-from ascreg.machine.kernel import __global__, __vector__
+from ascreg.machine.kernel import __aicore__, __global__, __vector__
 
 N = 256
 
 
+@__aicore__
 def scale_in_scope(addr: UbPtr[float32_t], count: int) -> None:
     """The C++ shape: an __aicore__ helper whose Reg code sits in a __VEC_SCOPE__ block."""
+    vl = GetVRegSize() // float32_t.size
+    with __VEC_SCOPE__:
+        reg = MicroAPI.RegTensor[float32_t]()
+        for i in range(count // vl):
+            mask = MicroAPI.CreateMask[float32_t, MicroAPI.MaskPattern.ALL]()
+            MicroAPI.LoadAlign(reg, addr + i * vl)
+            MicroAPI.Muls(reg, reg, float32_t(3.0), mask)
+            MicroAPI.StoreAlign(addr + i * vl, reg, mask)
+
+
+def scale_undeclared(addr: UbPtr[float32_t], count: int) -> None:
+    """The same without ``@__aicore__``: its block's loop runs eagerly (and says so)."""
     vl = GetVRegSize() // float32_t.size
     with __VEC_SCOPE__:
         reg = MicroAPI.RegTensor[float32_t]()
@@ -39,7 +54,7 @@ def scale_in_scope(addr: UbPtr[float32_t], count: int) -> None:
             MicroAPI.StoreAlign(addr + i * vl, reg, mask)
 
 
-def make_kernel(sync_out: bool):
+def make_kernel(sync_out: bool, scale: Any = scale_in_scope):
     @__global__
     @__vector__
     def kernel(x: GmPtr[float32_t], y: GmPtr[float32_t]) -> None:
@@ -54,7 +69,7 @@ def make_kernel(sync_out: bool):
         eventId = GetTPipePtr().FetchEventID(HardEvent.MTE2_V)
         SetFlag[HardEvent.MTE2_V](eventId)
         WaitFlag[HardEvent.MTE2_V](eventId)
-        scale_in_scope(t.GetPhyAddr(), N)
+        scale(t.GetPhyAddr(), N)
         if sync_out:
             eventId = GetTPipePtr().FetchEventID(HardEvent.V_MTE3)
             SetFlag[HardEvent.V_MTE3](eventId)
@@ -68,6 +83,17 @@ def test_a_vec_scope_block_is_a_vf_on_pipe_v() -> None:
     x, y = GlobalMemory().alloc(float32_t, N), GlobalMemory().alloc(float32_t, N)
     x.write(np.arange(N, dtype=np.float32))
     make_kernel(sync_out=True)[1, 0](x, y)
+    np.testing.assert_array_equal(y.read(N), np.arange(N, dtype=np.float32) * 3)
+
+
+def test_its_loops_run_batched_in_an_aicore_function_and_say_so_elsewhere() -> None:
+    x, y = GlobalMemory().alloc(float32_t, N), GlobalMemory().alloc(float32_t, N)
+    x.write(np.arange(N, dtype=np.float32))
+    make_kernel(sync_out=True)[1, 0](x, y)
+    sites = scale_in_scope.__ascreg_runner__[0].__ascreg_sites__  # type: ignore[attr-defined]
+    assert [s.counts["eager"] for s in sites] == [0] and sum(sites[0].counts.values()) >= 1
+    with pytest.warns(EagerLoopWarning, match="scale_undeclared: the loops of its __VEC_SCOPE__"):
+        make_kernel(sync_out=True, scale=scale_undeclared)[1, 0](x, y)
     np.testing.assert_array_equal(y.read(N), np.arange(N, dtype=np.float32) * 3)
 
 

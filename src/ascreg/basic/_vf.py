@@ -11,19 +11,24 @@ work is complete when it ends. In Python the block is a ``with`` statement::
         ...
     }
 
-Its ``for`` loops run eagerly (one iteration at a time). To have them batched like a
-``__simd_vf__`` function's, move the body into a function and decorate it with
-``@__VEC_SCOPE__`` (the same as ``@__simd_vf__``), then call it where the block stood.
+In an ``@__aicore__`` function (the C++ spelling: ``__aicore__ inline void Compute(...)``)
+the block's ``for`` loops run batched, by the rules of a ``__simd_vf__`` function's loops
+(``ascreg.engine.loops``); elsewhere they run eagerly, one iteration at a time, which a
+:class:`~ascreg.errors.EagerLoopWarning` says once per function. ``@__VEC_SCOPE__`` on a
+function is ``@__simd_vf__``.
 """
 
 from __future__ import annotations
 
+import sys
+import warnings
 from collections.abc import Callable
 from types import TracebackType
 from typing import Any, TypeVar
 
+from ascreg.errors import EagerLoopWarning
 from ascreg.machine.block import BlockContext, running_block
-from ascreg.machine.kernel import __simd_vf__
+from ascreg.machine.kernel import SCOPED_CODES, __simd_vf__
 from ascreg.machine.sync import PIPE_S, PIPE_V
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -53,6 +58,9 @@ class VecScope:
         if ctx is None:  # outside a kernel (plain Reg code on a bare UB): nothing to order
             self._open.append(None)
             return
+        code = sys._getframe(1).f_code
+        if code not in SCOPED_CODES:
+            _say_eager(code)
         ctx.tracker.complete(PIPE_S, PIPE_V)
         ctx.tracker.vf_boundary(True)
         scope = ctx.simd_vf()
@@ -100,3 +108,22 @@ Examples
 ...     t.GetValue(63).item()
 2.5
 """
+
+
+_TOLD: set[Any] = set()
+
+
+def _say_eager(code: Any) -> None:
+    """Warn once per function whose ``__VEC_SCOPE__`` loops run eagerly (not ``@__aicore__``)."""
+    if code in _TOLD:
+        return
+    _TOLD.add(code)
+    if not any(isinstance(c, str) and c == "range" for c in code.co_names):
+        return  # (no loop: nothing runs slowly)
+    warnings.warn_explicit(
+        f"{code.co_name}: the loops of its __VEC_SCOPE__ block run eagerly, one iteration at a "
+        "time; decorate it with @__aicore__ (as the C++ declares it) to run them batched",
+        EagerLoopWarning,
+        code.co_filename,
+        code.co_firstlineno,
+    )

@@ -33,6 +33,8 @@ Examples
 
 from __future__ import annotations
 
+import functools
+
 from ascreg.engine import batching, groups, loops
 from ascreg.engine.simt import batch as simt_batch
 from ascreg.engine.simt import blocks as simt_blocks
@@ -51,6 +53,8 @@ class Engine:
 
     vf = staticmethod(loops.batched)
     """``vf(func)``: the runner of a ``__simd_vf__`` function (its batchable loops rewritten)."""
+    vec_scoped = staticmethod(functools.partial(loops.batched, scoped=True))
+    """``vec_scoped(func)``: device code with its ``with __VEC_SCOPE__:`` loops rewritten."""
     explain = staticmethod(loops.explain)
     """``explain(func)``: each loop's decision."""
     batched = staticmethod(batching.batched)

@@ -1,5 +1,9 @@
 """Which loops of a ``__simd_vf__`` function may run batched, and the rewritten function.
 
+The same holds for the loops inside the ``with __VEC_SCOPE__:`` blocks of an ``@__aicore__``
+function (:func:`batched` with ``scoped=True``: the blocks are its vector functions, the rest
+of it host code that runs as written).
+
 A ``for NAME in range(...)`` loop of a VF is a *candidate* for batched execution
 (:mod:`ascreg.engine.batch`) when its body, read once from the syntax tree, is register,
 mask, pointer and index code whose Python control flow is the same in every iteration:
@@ -55,9 +59,11 @@ from typing import Any
 
 import numpy as np
 
+from ascreg._dtypes import Scalar
 from ascreg.engine import batch, plans
 from ascreg.engine.sites import Site
 from ascreg.errors import CALL_MARKER, FORWARDER_MARKER, PURE_MARKER, EagerLoopWarning
+from ascreg.machine.kernel import SCOPED_CODES
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor
 
@@ -124,15 +130,21 @@ def _source(func: Any) -> tuple[ast.FunctionDef, int] | None:
     return definition, first
 
 
-def _loops(func: Callable[..., Any]) -> tuple[ast.FunctionDef, list[_Loop]] | None:
-    """Parse *func* and judge each of its ``for`` loops; None when its source is unavailable."""
+def _loops(
+    func: Callable[..., Any], scoped: bool = False
+) -> tuple[ast.FunctionDef, list[_Loop]] | None:
+    """Parse *func* and judge each of its ``for`` loops; None when its source is unavailable.
+
+    *scoped*: only the loops inside its ``with __VEC_SCOPE__:`` blocks (the rest is host code).
+    """
     parsed = _source(func)
     if parsed is None:
         return None
     definition, _first = parsed
     local = _local_names(definition)
     loops = []
-    for node in ast.walk(definition):
+    nodes = _in_vec_scopes(definition) if scoped else ast.walk(definition)
+    for node in nodes:
         if isinstance(node, ast.For):
             loop = _Loop(node, f"{func.__name__} line {node.lineno}")
             try:
@@ -141,6 +153,27 @@ def _loops(func: Callable[..., Any]) -> tuple[ast.FunctionDef, list[_Loop]] | No
                 loop.reason = str(refusal)
             loops.append(loop)
     return definition, loops
+
+
+VEC_SCOPE = "__VEC_SCOPE__"
+"""The name of the ``with`` statement whose body is a vector function (``ascreg.basic``)."""
+
+
+def _in_vec_scopes(definition: ast.FunctionDef) -> list[ast.AST]:
+    """Return the nodes inside the ``with __VEC_SCOPE__:`` blocks of *definition*."""
+    found: list[ast.AST] = []
+    for node in ast.walk(definition):
+        if isinstance(node, ast.With) and any(
+            _spelled(item.context_expr) == VEC_SCOPE for item in node.items
+        ):
+            found.extend(n for stmt in node.body for n in ast.walk(stmt))
+    return found
+
+
+def _spelled(expr: ast.expr) -> str | None:
+    if isinstance(expr, ast.Name):
+        return expr.id
+    return expr.attr if isinstance(expr, ast.Attribute) else None
 
 
 def _local_names(definition: ast.FunctionDef) -> set[str]:
@@ -296,6 +329,8 @@ class _Body:
         target = _resolve(call.func, self.func, self.local)
         if target is range:
             return  # a nested loop's range (its header was checked)
+        if _scalar_constant(target, call):
+            return  # float32_t(1): a constant, the same in every iteration
         if getattr(target, "__ascreg_kind__", None) == CALLEE_KIND:
             self.callee(target, ast.unparse(call.func))
             return
@@ -412,6 +447,14 @@ def _allowed(target: Any) -> bool:
     if isinstance(target, type):  # a class: the register, mask, Ref and scalar constructors
         return _constructs(target)
     return _constructs(target) or isinstance(getattr(target, CALL_MARKER, None), str)
+
+
+def _scalar_constant(target: Any, call: ast.Call) -> bool:
+    """Say whether *call* makes an ascreg scalar of literal numbers (``float32_t(-1)``)."""
+    if not (isinstance(target, type) and issubclass(target, Scalar)) or call.keywords:
+        return False
+    allowed = (ast.Constant, ast.UnaryOp, ast.unaryop)
+    return all(isinstance(n, allowed) for arg in call.args for n in ast.walk(arg))
 
 
 def _constructs(target: Any) -> bool:
@@ -600,15 +643,17 @@ class _Replace(ast.NodeTransformer):
         return [told, node]
 
 
-def batched(func: Callable[..., Any]) -> Callable[..., Any]:
+def batched(func: Callable[..., Any], scoped: bool = False) -> Callable[..., Any]:
     """Return *func* with its batchable loops rewritten (or *func* itself if it has no loop).
 
     Every loop gets a :class:`~ascreg.engine.sites.Site` (the rewritten function's
     ``__ascreg_sites__``); a loop that never batches tells its site each time it runs, so it
     is counted, and warned about once. A function whose source is unavailable (code given to
     ``exec`` or piped to ``python -``) runs every loop eagerly, which is warned about once.
+    *scoped*: *func* is device code whose ``with __VEC_SCOPE__:`` blocks are its vector
+    functions; only their loops are rewritten, and the function is never replayed whole.
     """
-    parsed = _loops(func) if isinstance(func, types.FunctionType) else None
+    parsed = _loops(func, scoped) if isinstance(func, types.FunctionType) else None
     if parsed is None or not isinstance(func, types.FunctionType):
         _warn_unavailable(func)
         return func
@@ -623,7 +668,7 @@ def batched(func: Callable[..., Any]) -> Callable[..., Any]:
         local = tuple((loop.inputs or []).index(name) for name in loop.local)
         sites.append(Site(loop.where, code.co_filename, loop.node.lineno, loop.reason,
                           recordable, loop.extras, local))  # fmt: skip
-    whole = _whole(definition, loops, func, _local_names(definition))
+    whole = None if scoped else _whole(definition, loops, func, _local_names(definition))
     helpers: dict[str, Callable[..., Any]] = {
         HELPER: lambda key, rng, inputs: plans.start(sites[key], rng, inputs),
         EAGER: lambda key: _eager(sites[key]),
@@ -641,6 +686,8 @@ def batched(func: Callable[..., Any]) -> Callable[..., Any]:
     _Replace({id(loop.node): (key, loop) for key, loop in enumerate(loops)}).visit(definition)
     rewritten = _compile(func, definition, helpers)
     rewritten.__ascreg_sites__ = sites  # type: ignore[attr-defined]
+    if scoped:
+        SCOPED_CODES.add(rewritten.__code__)
     return rewritten
 
 

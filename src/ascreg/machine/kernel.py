@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
+import sys
 import typing
 from collections.abc import Callable
 from typing import Any, Generic, ParamSpec, TypeVar, cast
@@ -52,6 +53,7 @@ from ascreg.machine.ref import Ref
 from ascreg.machine.registers import VL
 from ascreg.machine.sync import PIPE_S, PIPE_V, Pipe  # noqa: F401 (the doctests use Pipe)
 from ascreg.machine.template import qualifier
+from ascreg.machine.trace import RECORDING
 
 P = ParamSpec("P")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -267,7 +269,38 @@ def __aicore__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     """
     if getattr(func, CORE_ATTR, None) is None:
         setattr(func, CORE_ATTR, "aicore")
+    code = getattr(func, "__code__", None)
+    if code is not None and "__VEC_SCOPE__" in code.co_names:
+        return _vec_scoped(func)
     return func
+
+
+def _vec_scoped(func: F) -> F:
+    """Return *func* whose ``with __VEC_SCOPE__:`` blocks' loops run batched (the engine's).
+
+    The blocks are its vector functions: their ``for`` loops follow the rules of a
+    ``__simd_vf__`` function's (:mod:`ascreg.engine.loops`); the rest of *func* runs as
+    written. The engine rewrites it on the first call.
+    """
+    runner: list[Callable[..., Any]] = []
+    SCOPED_CODES.add(func.__code__)  # (run as written only under a tracer: not a slow path)
+
+    @functools.wraps(func)
+    def aicore(*args: Any, **kwargs: Any) -> Any:
+        if RECORDING or sys.gettrace() is not None:
+            return func(*args, **kwargs)  # a tracer or debugger sees the code as written
+        if not runner:
+            runner.append(hook.engine().vec_scoped(func))
+        return runner[0](*args, **kwargs)
+
+    setattr(aicore, CORE_ATTR, "aicore")
+    aicore.__ascreg_runner__ = runner  # type: ignore[attr-defined]  # (what explain reads)
+    return cast(F, aicore)
+
+
+SCOPED_CODES: set[Any] = set()
+"""The code of the ``@__aicore__`` functions with ``__VEC_SCOPE__`` blocks, and of the engine's
+rewrites of them (whose blocks' loops run batched)."""
 
 
 @qualifier
