@@ -371,6 +371,34 @@ def test_half_mmad_matches_the_correctly_rounded_sum_on_small_integers() -> None
     assert np.array_equal(got, (a.astype(np.float64) @ bt.astype(np.float64).T).astype(np.float32))
 
 
+@pytest.mark.parametrize("special", [False, True])
+def test_the_half_nz_read_widens_every_code_as_numpy_does(special: bool) -> None:
+    """Every finite half code (in NZ order) widens to numpy's float64; an inf / NaN: numpy's cast."""
+    from ascreg.core.cube import nz_read, nz_read_half
+
+    codes = np.arange(2**16, dtype=np.uint16)
+    finite = np.isfinite(codes.view(np.float16))
+    flat = np.resize(codes[finite], 2**16 - 512)  # 2**16 - 512: 31 blocks of 128 x 16 rows
+    flat[7] = 0x7C00 if special else flat[7]  # +inf: numpy's cast keeps it
+    flat = flat.view(np.float16)
+    shape = (8 * 16, 31 * 16)
+    got = nz_read_half(flat, 8, 31, np.empty(shape), np.empty(shape, np.int32))
+    want = nz_read(flat, 8, 31, 16, 8 * 16, np.float64)
+    assert np.array_equal(got.view(np.uint64), want.view(np.uint64))
+
+
+@pytest.mark.parametrize("code", [0x7C00, 0xFC00, 0x7E00, 0x7C01, 0xFE55])
+def test_half_mmad_with_an_infinity_or_nan_follows_the_model(code: int) -> None:
+    rng = np.random.default_rng(code)
+    a = rng.uniform(-4, 4, (32, 64)).astype(np.float16)
+    bt = rng.uniform(-4, 4, (16, 64)).astype(np.float16)
+    a.view(np.uint16)[3, 5] = code
+    with np.errstate(invalid="ignore"):  # a signalling NaN raises numpy's invalid flag
+        got = run_mmad((half, half), a, bt, (32, 16, 64))
+        want = ref.mmad_model(a, bt, np.zeros((32, 16), np.float32), np.float32)
+    assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
 def test_gemv_reads_a_as_one_nd_row() -> None:
     a = np.zeros((16, 32), np.float16)
     flat_row = np.arange(32, dtype=np.float16)

@@ -264,6 +264,9 @@ def _nz(ptr: Pointer[Any], row_blocks: int, col_blocks: int, row: int, role: str
     if ptr.dtype is hifloat8_t:
         return core.nz_read(flat, row_blocks, col_blocks, row, rows)
     work = scratch(role, (rows, col_blocks * row), np.float64)
+    if ptr.dtype is half:
+        bits = scratch(role + " bits", (rows, col_blocks * row), np.int32)
+        return core.nz_read_half(flat, row_blocks, col_blocks, work, bits)
     return core.nz_read(flat, row_blocks, col_blocks, row, rows, np.float64, work)
 
 
