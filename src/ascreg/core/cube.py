@@ -207,7 +207,7 @@ def mmad(
     """Return ``a @ bt.T + c`` in the accumulation model of the module docstring.
 
     *a* is M x K, *bt* is N x K (the right matrix transposed, as L0B holds it), *c* the old
-    value (M x N, or 1 x N for a bias row); *out* is ``np.int32`` or ``np.float32``;
+    value (M x N, 1 x N for a bias row, or 1 x 1 for one value of every element); *out* is ``np.int32`` or ``np.float32``;
     *scratch* is an optional float64 M x N array for the sums. With *into* (an array of *out*,
     M rows of N elements in any shape, e.g. the ``(M, N / 16, 16)`` view of
     :func:`nz_blocks`) the result is stored there in the same pass and *into* returned.
@@ -225,7 +225,8 @@ def mmad(
     if into is None:
         into = np.empty(products.shape, out)
     products = products.reshape(into.shape)
-    c = c.reshape(c.shape[0], *into.shape[1:])
+    # one start value (a zero start) broadcasts as a scalar: numpy's faster loop, the same sums
+    c = c.reshape(()) if c.size == 1 else c.reshape(c.shape[0], *into.shape[1:])
     if into.dtype == np.int32:
         total = products.astype(np.int64) + c.astype(np.int64)
         into[...] = total.astype(np.uint32).view(np.int32)  # wraps in 32 bits
