@@ -45,14 +45,7 @@ from ascreg.core import cube as core
 from ascreg.core.convert import decode
 from ascreg.errors import AlignmentError, AscregError, AscregTypeError, UnsupportedError
 from ascreg.machine.block import BlockContext, current_block
-from ascreg.machine.cube import (
-    C0_BYTES,
-    FRACTAL_BYTES,
-    L0A_BYTES,
-    L0B_BYTES,
-    L0C_BYTES,
-    cube_buffers,
-)
+from ascreg.machine.cube import C0_BYTES, FRACTAL_BYTES, L0C_BYTES, cube_buffers
 from ascreg.machine.memory import Pointer
 from ascreg.machine.sync import COPY_PIPES, PIPE_FIX, PIPE_M, PIPE_MTE1, PIPE_MTE2, Pipe
 from ascreg.machine.sysregs import system_registers
@@ -271,9 +264,8 @@ def _nz(ptr: Pointer[Any], row_blocks: int, col_blocks: int, row: int, role: str
     if ptr.dtype is hifloat8_t:
         return core.nz_read(flat, row_blocks, col_blocks, row, rows)
     work = scratch(role, (rows, col_blocks * row), np.float64)
-    if ptr.dtype is half:  # one int32 scratch for both operands (the size of L0A or L0B)
-        bits = scratch("bits", (max(L0A_BYTES, L0B_BYTES) // half.size,), np.int32)
-        return core.nz_read_half(flat, row_blocks, col_blocks, work, bits[: flat.size])
+    if ptr.dtype is half:
+        return core.nz_read_half(flat, row_blocks, col_blocks, work)
     return core.nz_read(flat, row_blocks, col_blocks, row, rows, np.float64, work)
 
 

@@ -134,38 +134,37 @@ def nz_read(
 
 HALF_SPECIAL = 0x7C00
 """The exponent bits of a half code; all of them set is an infinity or a NaN."""
-HALF_SHIFT, HALF_SCALE = 13, 2.0**112
-"""A half's 15 low bits shifted by 13 are the float32 with its exponent 112 less (its value
-times ``2**-112``, subnormals too: the float32 is then a subnormal of the same mantissa)."""
-HALF_KEEP = np.int32(-0x70000001)
-"""``0x8FFFFFFF``: the sign and the 28 low bits of a sign-extended half shifted by 13."""
+HALF_SHIFT, HALF_SCALE = 42, 2.0**1008
+"""A half's 15 low bits shifted by 42 are the float64 with its exponent 1008 less (its value
+times ``2**-1008``, subnormals too: the float64 is then a subnormal of the same mantissa)."""
+HALF_KEEP = np.int64(-0x7E00000000000001)
+"""``0x81FF_FFFF_FFFF_FFFF``: the sign and the 57 low bits of a sign-extended half shifted by 42."""
 
 
-def nz_read_half(flat: Arr, row_blocks: int, col_blocks: int, out: Arr, bits: Arr) -> Arr:
+def nz_read_half(flat: Arr, row_blocks: int, col_blocks: int, out: Arr) -> Arr:
     """Return :func:`nz_read` of a half NZ buffer (blocks back to back) widened to float64.
 
     The same values as ``nz_read(flat, row_blocks, col_blocks, 16, row_blocks * 16, np.float64,
-    out)`` in fewer passes (numpy's half cast is scalar): each code sign-extended to 32 bits and
-    shifted by :data:`HALF_SHIFT` is, with the three bits above the exponent cleared, a float32
-    ``2**112`` times smaller than the half, scaled exactly in the widening to float64. *bits* is
-    an int32 scratch of *out*'s size. A buffer holding an infinity or a NaN takes numpy's cast.
+    out)`` in fewer passes (numpy's half cast is scalar): each code sign-extended to 64 bits and
+    shifted by :data:`HALF_SHIFT` is, with the six bits above the exponent cleared, a float64
+    ``2**1008`` times smaller than the half, then scaled exactly in place. A buffer holding an
+    infinity or a NaN takes numpy's cast.
 
     Examples
     --------
     >>> codes = np.float16([[1.5, -2.0 ** -24] * 8] * 16)
-    >>> got = nz_read_half(codes.reshape(-1), 1, 1, np.empty((16, 16)), np.empty((16, 16), np.int32))
-    >>> got[0, :2].tolist()
+    >>> nz_read_half(codes.reshape(-1), 1, 1, np.empty((16, 16)))[0, :2].tolist()
     [1.5, -5.960464477539063e-08]
     """
     rows = row_blocks * FRACTAL_ROWS
     codes = flat[: col_blocks * rows * 16].view(np.int16)
     if np.bitwise_and(codes, HALF_SPECIAL).max() == HALF_SPECIAL:
         return nz_read(flat, row_blocks, col_blocks, 16, rows, np.float64, out)
-    bits = bits.reshape(col_blocks, rows, 16)
-    np.left_shift(codes.reshape(bits.shape), HALF_SHIFT, out=bits, dtype=np.int32)
+    bits = out.view(np.int64).reshape(rows, col_blocks, 16)
+    logical = codes.reshape(col_blocks, rows, 16).transpose(1, 0, 2)
+    np.left_shift(logical, HALF_SHIFT, out=bits, dtype=np.int64)
     np.bitwise_and(bits, HALF_KEEP, out=bits)
-    logical = bits.view(np.float32).transpose(1, 0, 2)
-    np.multiply(logical, HALF_SCALE, out=out.reshape(logical.shape), dtype=np.float64)
+    np.multiply(out, HALF_SCALE, out=out)
     return out.reshape(rows, col_blocks * 16)
 
 
