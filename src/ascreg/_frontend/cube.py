@@ -241,30 +241,32 @@ def _mmad(
     mb, nb = -(-m // ROWS), -(-n // ROWS)
     ca, cb = c0(a.dtype), c0(b.dtype)
     ka, kb = -(-k // ca), -(-k // cb)
-    wide = np.float64
-    if m == 1 and not run.disable_gemv:  # GEMV: A is one ND row of k elements
-        left = np.zeros((ROWS, k), wide)
-        left[0] = _values(a.view(k, "reads"), a.dtype, wide)
+    gemv = m == 1 and not run.disable_gemv  # GEMV: A is one ND row of k elements
+    # the buffer accesses first, in the instruction's order (A, B, the start, C), then the numbers
+    flat_a = a.view(k if gemv else mb * ka * ROWS * ca, "reads")
+    flat_b = b.view(nb * kb * ROWS * cb, "reads")
+    old = _initial(c, bias, run, mb, nb, out)
+    into = core.nz_blocks(c.view(nb * mb * ROWS * ROWS, "writes"), mb * ROWS, nb, ROWS)
+    if gemv:
+        left = np.zeros((ROWS, k), np.float64)
+        left[0] = _values(flat_a, a.dtype, np.float64)
     else:
-        left = _values(_nz(a, mb, ka, ca, "a"), a.dtype, wide)
-    right = _values(_nz(b, nb, kb, cb, "b"), b.dtype, wide)
+        left = _nz(flat_a, a.dtype, mb, ka, "a")
+    right = _nz(flat_b, b.dtype, nb, kb, "b")
     if left.shape[1] != k:
         left = left[:, :k]
     if right.shape[1] != k:
         right = right[:, :k]
-    old = _initial(c, bias, run, mb, nb, out)
-    into = core.nz_blocks(c.view(nb * mb * ROWS * ROWS, "writes"), mb * ROWS, nb, ROWS)
-    core.mmad(left, right, old, out.np_dtype, scratch("c", (mb * ROWS, nb * ROWS), wide), into)
+    core.mmad(left, right, old, out.np_dtype, scratch("c", (mb * ROWS, nb * ROWS), np.float64), into)
 
 
-def _nz(ptr: Pointer[Any], row_blocks: int, col_blocks: int, row: int, role: str) -> Any:
-    """Read an NZ operand as its logical matrix, widened to float64 (raw codes: as they are)."""
-    flat = ptr.view(row_blocks * col_blocks * ROWS * row, "reads")
-    rows = row_blocks * ROWS
-    if ptr.dtype is hifloat8_t:
-        return core.nz_read(flat, row_blocks, col_blocks, row, rows)
+def _nz(flat: Any, dtype: type[Scalar], row_blocks: int, col_blocks: int, role: str) -> Any:
+    """Return the logical matrix of the NZ elements *flat* (of *dtype*) as float64 values."""
+    rows, row = row_blocks * ROWS, c0(dtype)
+    if dtype is hifloat8_t:
+        return decode(core.nz_read(flat, row_blocks, col_blocks, row, rows), hifloat8_t)
     work = scratch(role, (rows, col_blocks * row), np.float64)
-    if ptr.dtype is half:
+    if dtype is half:
         return core.nz_read_half(flat, row_blocks, col_blocks, work)
     return core.nz_read(flat, row_blocks, col_blocks, row, rows, np.float64, work)
 
