@@ -837,9 +837,10 @@ def _mmad_operands(
         _local(filter, "filter", ("B2",)),
     )
     bias_ptr = _bias(bias[0], types(c, a, b)) if bias else None
-    m, n, k = (
-        operands.in_range(getattr(params, x), f"MmadParams.{x}", 0, MMAD_LIMIT) for x in "mnk"
-    )
+    in_range = operands.in_range
+    m = in_range(params.m, "MmadParams.m", 0, MMAD_LIMIT)
+    n = in_range(params.n, "MmadParams.n", 0, MMAD_LIMIT)
+    k = in_range(params.k, "MmadParams.k", 0, MMAD_LIMIT)
     flag = unit_flag(params.unitFlag, "MmadParams.unitFlag")
     init_zero = bool(params.cmatrixInitVal) and not params.isBias
     run = MmadRun(
