@@ -209,8 +209,8 @@ def mmad(
     """Return ``a @ bt.T + c`` in the accumulation model of the module docstring.
 
     *a* is M x K, *bt* is N x K (the right matrix transposed, as L0B holds it), *c* the old
-    value (M x N, 1 x N for a bias row, or 1 x 1 for one value of every element); *out* is ``np.int32`` or ``np.float32``;
-    *scratch* is an optional float64 M x N array for the sums. With *into* (an array of *out*,
+    value (M x N, 1 x N for a bias row, or 1 x 1 for one value of every element); *out* is
+    ``np.int32`` or ``np.float32``; *scratch* is an optional float64 M x N array for the sums. With *into* (an array of *out*,
     M rows of N elements in any shape, e.g. the ``(M, N / 16, 16)`` view of
     :func:`nz_blocks`) the result is stored there in the same pass and *into* returned.
 
