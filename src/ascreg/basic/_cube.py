@@ -487,7 +487,7 @@ def _local(tensor: Any, role: str, positions: tuple[str, ...]) -> Pointer[Any]:
     """Return the pointer of *tensor*, a LocalTensor at one of *positions* (TPosition names)."""
     if not isinstance(tensor, LocalTensor):
         raise AscregTypeError(f"{role} must be a LocalTensor, got {tensor!r:.60}")
-    if tensor.GetPosition().name not in positions:
+    if tensor.GetPosition()._name_ not in positions:  # _name_: a slot, .name a Python property
         raise AscregTypeError(
             f"{role} is a {tensor.GetPosition().name} tensor but must be at TPosition "
             f"{' / '.join(positions)}"
