@@ -492,7 +492,8 @@ def _local(tensor: Any, role: str, positions: tuple[str, ...]) -> Pointer[Any]:
             f"{role} is a {tensor.GetPosition().name} tensor but must be at TPosition "
             f"{' / '.join(positions)}"
         )
-    return tensor.GetPhyAddr()
+    ptr = tensor._ptr  # GetPhyAddr() without its copy (a pointer never changes), or its error
+    return ptr if ptr is not None else tensor.GetPhyAddr()
 
 
 def _fields(params: Any, limits: dict[str, tuple[int, int]]) -> dict[str, int]:
