@@ -371,6 +371,54 @@ def test_half_mmad_matches_the_correctly_rounded_sum_on_small_integers() -> None
     assert np.array_equal(got, (a.astype(np.float64) @ bt.astype(np.float64).T).astype(np.float32))
 
 
+@pytest.mark.parametrize("special", [False, True])
+def test_the_half_nz_read_widens_every_code_as_numpy_does(special: bool) -> None:
+    """Every finite half code (in NZ order) widens to numpy's float64; an inf / NaN: numpy's cast."""
+    from ascreg.core.cube import nz_read, nz_read_half
+
+    codes = np.arange(2**16, dtype=np.uint16)
+    finite = np.isfinite(codes.view(np.float16))
+    flat = np.resize(codes[finite], 2**16 - 512)  # 2**16 - 512: 31 blocks of 128 x 16 rows
+    flat[7] = 0x7C00 if special else flat[7]  # +inf: numpy's cast keeps it
+    flat = flat.view(np.float16)
+    shape = (8 * 16, 31 * 16)
+    got = nz_read_half(flat, 8, 31, np.empty(shape))
+    want = nz_read(flat, 8, 31, 16, 8 * 16, np.float64)
+    assert np.array_equal(got.view(np.uint64), want.view(np.uint64))
+
+
+@pytest.mark.parametrize("mode", ["zero", "accumulate", "bias"])
+def test_a_large_half_mmad_is_bit_identical_to_the_model(mode: str) -> None:
+    """Operands of 10 Ki elements and more widen by their bits: every finite code, the model's bits."""
+    rng = np.random.default_rng(29)
+    codes = np.arange(2**16, dtype=np.uint16)
+    finite = codes[np.isfinite(codes.view(np.float16))]  # subnormals, zeros, +-65504 included
+    a = rng.choice(finite, (64, 256)).view(np.float16)
+    bt = rng.choice(finite, (48, 256)).view(np.float16)
+    old = rng.uniform(-1e4, 1e4, (64, 48)).astype(np.float32)
+    bias = old[5].copy()
+    kw: dict[str, Any] = {"old": old, "init": mode == "zero"}
+    if mode == "bias":
+        kw["bias"] = bias
+    start = {"zero": np.zeros_like(old), "accumulate": old, "bias": np.tile(bias, (64, 1))}[mode]
+    with np.errstate(over="ignore", invalid="ignore"):  # +-65504 products can overflow float32
+        got = run_mmad((half, half), a, bt, (64, 48, 256), **kw)
+        want = ref.mmad_model(a, bt, start, np.float32)
+    assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+@pytest.mark.parametrize("code", [0x7C00, 0xFC00, 0x7E00, 0x7C01, 0xFE55])
+def test_half_mmad_with_an_infinity_or_nan_follows_the_model(code: int) -> None:
+    rng = np.random.default_rng(code)
+    a = rng.uniform(-4, 4, (32, 64)).astype(np.float16)
+    bt = rng.uniform(-4, 4, (16, 64)).astype(np.float16)
+    a.view(np.uint16)[3, 5] = code
+    with np.errstate(invalid="ignore"):  # a signalling NaN raises numpy's invalid flag
+        got = run_mmad((half, half), a, bt, (32, 16, 64))
+        want = ref.mmad_model(a, bt, np.zeros((32, 16), np.float32), np.float32)
+    assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
 def test_gemv_reads_a_as_one_nd_row() -> None:
     a = np.zeros((16, 32), np.float16)
     flat_row = np.arange(32, dtype=np.float16)

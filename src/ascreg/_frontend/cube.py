@@ -224,7 +224,7 @@ def run_mmad(
     ctx = current_block()
     span = unit_span(c, -(-run.m // ROWS) * -(-run.n // ROWS) * ROWS * ROWS * out.size)
     unit_acquire(ctx, span, run.unit_flag, write=True)
-    with OnPipe(ctx, PIPE_M):
+    with ctx.on_pipe(PIPE_M):  # not a copy pipe: OnPipe's begin_copy does not apply
         _mmad(c, a, b, bias, run, out)
     unit_release(ctx, span, run.unit_flag, write=True)
 
@@ -241,35 +241,46 @@ def _mmad(
     mb, nb = -(-m // ROWS), -(-n // ROWS)
     ca, cb = c0(a.dtype), c0(b.dtype)
     ka, kb = -(-k // ca), -(-k // cb)
-    wide = np.float64
-    if m == 1 and not run.disable_gemv:  # GEMV: A is one ND row of k elements
-        left = np.zeros((ROWS, k), wide)
-        left[0] = _values(a.view(k, "reads"), a.dtype, wide)
+    gemv = m == 1 and not run.disable_gemv  # GEMV: A is one ND row of k elements
+    work = cube_buffers().scratch
+    # the buffer accesses first, in the instruction's order (A, B, the start, C), then the numbers
+    flat_a = a.view(k if gemv else mb * ka * ROWS * ca, "reads")
+    flat_b = b.view(nb * kb * ROWS * cb, "reads")
+    old = _initial(c, bias, run, mb, nb, out)
+    into = core.nz_blocks(c.view(nb * mb * ROWS * ROWS, "writes"), mb * ROWS, nb, ROWS)
+    if gemv:
+        left = np.zeros((ROWS, k), np.float64)
+        left[0] = _values(flat_a, a.dtype, np.float64)
     else:
-        left = _values(_nz(a, mb, ka, ca, "a"), a.dtype, wide)
-    right = _values(_nz(b, nb, kb, cb, "b"), b.dtype, wide)
+        left = _nz(flat_a, a.dtype, mb, ka, scratch("a", (mb * ROWS, ka * ca), np.float64, work))
+    right = _nz(flat_b, b.dtype, nb, kb, scratch("b", (nb * ROWS, kb * cb), np.float64, work))
     if left.shape[1] != k:
         left = left[:, :k]
     if right.shape[1] != k:
         right = right[:, :k]
-    old = _initial(c, bias, run, mb, nb, out)
-    into = core.nz_blocks(c.view(nb * mb * ROWS * ROWS, "writes"), mb * ROWS, nb, ROWS)
-    core.mmad(left, right, old, out.np_dtype, scratch("c", (mb * ROWS, nb * ROWS), wide), into)
+    sums = scratch("c", (mb * ROWS, nb * ROWS), np.float64, work)
+    core.mmad(left, right, old, out.np_dtype, sums, into)
 
 
-def _nz(ptr: Pointer[Any], row_blocks: int, col_blocks: int, row: int, role: str) -> Any:
-    """Read an NZ operand as its logical matrix, widened to float64 (raw codes: as they are)."""
-    flat = ptr.view(row_blocks * col_blocks * ROWS * row, "reads")
-    rows = row_blocks * ROWS
-    if ptr.dtype is hifloat8_t:
-        return core.nz_read(flat, row_blocks, col_blocks, row, rows)
-    work = scratch(role, (rows, col_blocks * row), np.float64)
+def _nz(flat: Any, dtype: type[Scalar], row_blocks: int, col_blocks: int, work: Any) -> Any:
+    """Return the logical matrix of the NZ elements *flat* (of *dtype*) as float64 values.
+
+    *work* is a float64 scratch of the matrix's shape (unused by hifloat8, decoded by a table).
+    """
+    rows, row = row_blocks * ROWS, c0(dtype)
+    if dtype is hifloat8_t:
+        return decode(core.nz_read(flat, row_blocks, col_blocks, row, rows), hifloat8_t)
+    if dtype is half:
+        return core.nz_read_half(flat, row_blocks, col_blocks, work)
     return core.nz_read(flat, row_blocks, col_blocks, row, rows, np.float64, work)
 
 
-def scratch(role: str, shape: tuple[int, int], dtype: Any) -> Any:
-    """Return a reused work array of the running cube (fresh large arrays cost page faults)."""
-    work = cube_buffers().scratch
+def scratch(role: str, shape: tuple[int, int], dtype: Any, work: Any = None) -> Any:
+    """Return a reused work array of the running cube (fresh large arrays cost page faults).
+
+    *work* is the running cube's ``scratch`` dictionary when the caller has it already.
+    """
+    work = cube_buffers().scratch if work is None else work
     found = work.get(role)
     if found is None or found.shape != shape or found.dtype != dtype:
         found = work[role] = np.empty(shape, dtype)
@@ -286,7 +297,7 @@ def _initial(
 ) -> Any:
     """Return the C value the products are added to: zeros, a bias row, or L0C's contents."""
     if bias is None and run.init_zero:
-        return np.zeros((1, nb * ROWS), out.np_dtype)
+        return np.zeros((1, 1), out.np_dtype)
     if bias is None and run.bias_table:
         bias = cube_buffers().bt.pointer(out, 0)
     if bias is not None:
@@ -467,13 +478,13 @@ def set_cube_mode(bit: int, on: bool) -> None:
 
 def _check_modes(a: Pointer[Any], b: Pointer[Any]) -> None:
     """Refuse a multiply-add whose operands a mode would convert in a way the pages leave open."""
-    types = {a.dtype, b.dtype}
-    if cube_mode(HF32_MODE) and float32_t in types:
+    types = {a.dtype, b.dtype}  # the operand types first: most pairs read no mode bit
+    if float32_t in types and cube_mode(HF32_MODE):
         raise UnsupportedError(
             "float32 operands with HF32 on: cube_compute/asc_enable_hf32.md gives the HF32 format "
             "by a figure only (see docs/limitations.md); asc_set_fp32_mode turns it off"
         )
-    if cube_mode(HIF8_MODE) and any(t.size == 1 and t is not hifloat8_t for t in types):
+    if any(t.size == 1 and t is not hifloat8_t for t in types) and cube_mode(HIF8_MODE):
         raise UnsupportedError(
             "8-bit operands with HiF8 on: cube_compute/asc_enable_hif8.md does not say how they "
             "are converted to hifloat8_t (see docs/limitations.md); asc_enable_fp8 turns it off"

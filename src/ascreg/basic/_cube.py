@@ -487,12 +487,13 @@ def _local(tensor: Any, role: str, positions: tuple[str, ...]) -> Pointer[Any]:
     """Return the pointer of *tensor*, a LocalTensor at one of *positions* (TPosition names)."""
     if not isinstance(tensor, LocalTensor):
         raise AscregTypeError(f"{role} must be a LocalTensor, got {tensor!r:.60}")
-    if tensor.GetPosition().name not in positions:
+    if tensor.GetPosition()._name_ not in positions:  # _name_: a slot, .name a Python property
         raise AscregTypeError(
             f"{role} is a {tensor.GetPosition().name} tensor but must be at TPosition "
             f"{' / '.join(positions)}"
         )
-    return tensor.GetPhyAddr()
+    ptr = tensor._ptr  # GetPhyAddr() without its copy (a pointer never changes), or its error
+    return ptr if ptr is not None else tensor.GetPhyAddr()
 
 
 def _fields(params: Any, limits: dict[str, tuple[int, int]]) -> dict[str, int]:
@@ -837,9 +838,10 @@ def _mmad_operands(
         _local(filter, "filter", ("B2",)),
     )
     bias_ptr = _bias(bias[0], types(c, a, b)) if bias else None
-    m, n, k = (
-        operands.in_range(getattr(params, x), f"MmadParams.{x}", 0, MMAD_LIMIT) for x in "mnk"
-    )
+    in_range = operands.in_range
+    m = in_range(params.m, "MmadParams.m", 0, MMAD_LIMIT)
+    n = in_range(params.n, "MmadParams.n", 0, MMAD_LIMIT)
+    k = in_range(params.k, "MmadParams.k", 0, MMAD_LIMIT)
     flag = unit_flag(params.unitFlag, "MmadParams.unitFlag")
     init_zero = bool(params.cmatrixInitVal) and not params.isBias
     run = MmadRun(

@@ -132,6 +132,46 @@ def nz_read(
     return out.reshape(rows, col_blocks * c0)
 
 
+HALF_SPECIAL = 0x7C00
+"""The exponent bits of a half code; all of them set is an infinity or a NaN."""
+HALF_SHIFT, HALF_SCALE = 42, 2.0**1008
+"""A half's 15 low bits shifted by 42 are the float64 with its exponent 1008 less (its value
+times ``2**-1008``, subnormals too: the float64 is then a subnormal of the same mantissa)."""
+HALF_BITS_FROM = 10 * 1024
+"""The buffer size (elements) from which the bit path is faster: below it, numpy's one cast wins
+over the bit path's four calls."""
+HALF_KEEP = np.int64(-0x7E00000000000001)
+"""``0x81FF_FFFF_FFFF_FFFF``: the sign and the 57 low bits of a sign-extended half shifted by 42."""
+
+
+def nz_read_half(flat: Arr, row_blocks: int, col_blocks: int, out: Arr) -> Arr:
+    """Return :func:`nz_read` of a half NZ buffer (blocks back to back) widened to float64.
+
+    The same values as ``nz_read(flat, row_blocks, col_blocks, 16, row_blocks * 16, np.float64,
+    out)`` in fewer passes (numpy's half cast is scalar): each code sign-extended to 64 bits and
+    shifted by :data:`HALF_SHIFT` is, with the six bits above the exponent cleared, a float64
+    ``2**1008`` times smaller than the half, then scaled exactly in place. A buffer holding an
+    infinity or a NaN takes numpy's cast, and so does one under :data:`HALF_BITS_FROM` elements
+    (one call: faster there).
+
+    Examples
+    --------
+    >>> codes = np.float16([[1.5, -2.0 ** -24] * 8] * 16 * 40)  # 40 column blocks
+    >>> nz_read_half(codes.reshape(-1), 1, 40, np.empty((16, 640)))[0, :2].tolist()
+    [1.5, -5.960464477539063e-08]
+    """
+    rows = row_blocks * FRACTAL_ROWS
+    codes = flat[: col_blocks * rows * 16].view(np.int16)
+    if codes.size < HALF_BITS_FROM or np.bitwise_and(codes, HALF_SPECIAL).max() == HALF_SPECIAL:
+        return nz_read(flat, row_blocks, col_blocks, 16, rows, np.float64, out)
+    bits = out.view(np.int64).reshape(rows, col_blocks, 16)
+    logical = codes.reshape(col_blocks, rows, 16).transpose(1, 0, 2)
+    np.left_shift(logical, HALF_SHIFT, out=bits, dtype=np.int64)
+    np.bitwise_and(bits, HALF_KEEP, out=bits)
+    np.multiply(out, HALF_SCALE, out=out)
+    return out.reshape(rows, col_blocks * 16)
+
+
 def nz_write(flat: Arr, matrix: Arr, c0: int, block_stride: int) -> None:
     """Store *matrix* (a multiple of 16 rows and of *c0* columns) NZ into *flat*, in place.
 
@@ -170,10 +210,11 @@ def mmad(
     """Return ``a @ bt.T + c`` in the accumulation model of the module docstring.
 
     *a* is M x K, *bt* is N x K (the right matrix transposed, as L0B holds it), *c* the old
-    value (M x N, or 1 x N for a bias row); *out* is ``np.int32`` or ``np.float32``;
-    *scratch* is an optional float64 M x N array for the sums. With *into* (an array of *out*,
-    M rows of N elements in any shape, e.g. the ``(M, N / 16, 16)`` view of
-    :func:`nz_blocks`) the result is stored there in the same pass and *into* returned.
+    value (M x N, 1 x N for a bias row, or 1 x 1 for one value of every element); *out* is
+    ``np.int32`` or ``np.float32``; *scratch* is an optional float64 M x N array for the sums.
+    With *into* (an array of *out*, M rows of N elements in any shape, e.g. the
+    ``(M, N / 16, 16)`` view of :func:`nz_blocks`) the result is stored there in the same pass
+    and *into* returned.
 
     Examples
     --------
@@ -188,7 +229,8 @@ def mmad(
     if into is None:
         into = np.empty(products.shape, out)
     products = products.reshape(into.shape)
-    c = c.reshape(c.shape[0], *into.shape[1:])
+    # one start value (a zero start) broadcasts as a scalar: numpy's faster loop, the same sums
+    c = c.reshape(()) if c.size == 1 else c.reshape(c.shape[0], *into.shape[1:])
     if into.dtype == np.int32:
         total = products.astype(np.int64) + c.astype(np.int64)
         into[...] = total.astype(np.uint32).view(np.int32)  # wraps in 32 bits

@@ -530,6 +530,8 @@ class Pointer(Generic[T]):
             and block.start <= start
             and end <= block.end
             and end <= memory.data.size
+        ) or (  # a pointer of no allocation (the cube's buffers): inside the memory's data
+            block is None and start >= 0 and end <= memory.data.size and end <= memory.capacity
         ):  # all Memory.check would do is report the access
             hook = memory.on_access
             if hook is not None:
