@@ -53,7 +53,6 @@ from ascreg.machine.ref import Ref
 from ascreg.machine.registers import VL
 from ascreg.machine.sync import PIPE_S, PIPE_V, Pipe  # noqa: F401 (the doctests use Pipe)
 from ascreg.machine.template import qualifier
-from ascreg.machine.trace import RECORDING
 
 P = ParamSpec("P")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -287,7 +286,7 @@ def _vec_scoped(func: F) -> F:
 
     @functools.wraps(func)
     def aicore(*args: Any, **kwargs: Any) -> Any:
-        if RECORDING or sys.gettrace() is not None:
+        if sys.gettrace() is not None:
             return func(*args, **kwargs)  # a tracer or debugger sees the code as written
         if not runner:
             runner.append(hook.engine().vec_scoped(func))
