@@ -16,7 +16,18 @@ import numpy as np
 import pytest
 
 import ascreg
-from ascreg import CMPMODE, LoadDist, Ref, Reg, UbPtr, UnifiedBuffer, int16_t, uint16_t, uint32_t
+from ascreg import (
+    CMPMODE,
+    LoadDist,
+    Ref,
+    Reg,
+    UbPtr,
+    UnifiedBuffer,
+    int16_t,
+    uint8_t,
+    uint16_t,
+    uint32_t,
+)
 from ascreg.c_api import (
     asc_add,
     asc_loadalign,
@@ -931,3 +942,69 @@ def test_wholly_written_spans_are_forgotten_on_restore() -> None:
     ctx.restore(state)
     assert ctx.all_written(0, 64) and not ctx.all_written(64, 65)
     assert not ctx.vf_stored[:128].any()
+
+
+# -- C-typed loop indexes (``uint32_t(i)``, the ports' ``(uint32_t)i``) ----------------------------
+
+
+@ascreg.__simd_vf__
+def typed_offsets(
+    dst: UbPtr[uint16_t], src: UbPtr[uint16_t], n: int, stride: Any, back: int
+) -> None:
+    """Copy n registers at ``uint32_t(i) * stride - back`` (a C-typed offset of the index)."""
+    r = Reg.RegTensor[uint16_t]()
+    mask = Reg.CreateMask[uint16_t]()
+    for i in range(n):
+        offset = uint32_t(i) * stride - back
+        Reg.LoadAlign(r, src + offset)
+        Reg.StoreAlign(dst + uint32_t(i) * L16, r, mask)
+
+
+@pytest.mark.parametrize(
+    ("stride", "back", "batched"),
+    [
+        (uint32_t(L16), 0, True),  # uint32_t arithmetic inside its range: batched
+        (L16, 0, True),  # a Python int stride: the offset stays uint32_t
+        (uint32_t(L16), L16, False),  # i = 0 wraps below zero in uint32_t: eager, as written
+    ],
+)
+def test_a_c_typed_loop_index_batches_where_its_type_does_not_wrap(
+    caplog: pytest.LogCaptureFixture, stride: Any, back: int, batched: bool
+) -> None:
+    def scenario(ub: UnifiedBuffer) -> Any:
+        src, dst = ub.alloc(uint16_t, 8 * L16), ub.alloc(uint16_t, 4 * L16)
+        src.write(np.arange(8 * L16))
+        with np.errstate(over="ignore"):  # (numpy warns of the uint32_t wrap; C does not)
+            typed_offsets(dst, src, 4, stride, back)
+        return dst.read(4 * L16)
+
+    result, error, lines = differential(scenario, caplog)
+    assert ran_batched(lines) is batched, lines
+    assert bool(error) is not batched  # the wrapped offset leaves the UB: the same error
+    if batched:
+        np.testing.assert_array_equal(result, np.arange(4 * L16))
+
+
+@ascreg.__simd_vf__
+def wrapped_offsets(dst: UbPtr[uint16_t], src: UbPtr[uint16_t], n: int) -> None:
+    """Copy n registers from ``uint8_t(i) * 64``: from i = 4 on the offset wraps (256 -> 0)."""
+    r = Reg.RegTensor[uint16_t]()
+    mask = Reg.CreateMask[uint16_t]()
+    for i in range(n):
+        Reg.LoadAlign(r, src + uint8_t(i) * 64)
+        Reg.StoreAlign(dst + i * L16, r, mask)
+
+
+def test_a_loop_index_offset_that_wraps_in_its_c_type_runs_as_written(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    def scenario(ub: UnifiedBuffer) -> Any:
+        src, dst = ub.alloc(uint16_t, 8 * L16), ub.alloc(uint16_t, 6 * L16)
+        src.write(np.arange(8 * L16))
+        with np.errstate(over="ignore"):
+            wrapped_offsets(dst, src, 6)
+        return dst.read(6 * L16).reshape(6, L16)[:, 0]
+
+    result, error, lines = differential(scenario, caplog)
+    assert not error and not ran_batched(lines)
+    assert result.tolist() == [0, 64, 128, 192, 0, 64]  # uint8_t: 256 is 0

@@ -150,8 +150,35 @@ def _rows_of(value: Any) -> Any:
     return int(value)
 
 
+def _ctype(self: RowInts, other: Any) -> np.dtype[Any] | None:
+    """Return the C integer type of ``self <op> other`` (numpy's promotion), or None (Python).
+
+    Python integers are weak (``uint32_t(i) * 4`` stays ``uint32_t``), as in numpy.
+    """
+    typed = [t for t in (self.ctype, _ctype_of(other)) if t is not None]
+    return np.result_type(*typed) if typed else None
+
+
+def _ctype_of(value: Any) -> np.dtype[Any] | None:
+    if isinstance(value, RowInts):
+        return value.ctype
+    return value.dtype if isinstance(value, np.integer) else None
+
+
+def _typed(values: Lanes, ctype: np.dtype[Any] | None) -> None:
+    """Raise :class:`Fallback` when *values* leave *ctype*'s range (numpy would wrap there)."""
+    if ctype is not None and values.size:
+        info = np.iinfo(ctype)
+        if values.min() < info.min or values.max() > info.max:
+            raise fallback(f"{ctype} arithmetic that wraps in loop-index arithmetic")
+
+
 def _arith(name: str, swap: bool = False) -> Callable[[RowInts, Any], Any]:
-    """Return the binary operator *name* of :class:`RowInts` (integer semantics, as Python)."""
+    """Return the binary operator *name* of :class:`RowInts` (integer semantics, as Python).
+
+    With a C integer type on either side (``uint32_t(i)``, a numpy integer) the result has
+    numpy's promoted type; a value outside it raises :class:`Fallback` (the eager run wraps).
+    """
     apply = getattr(operator, name)
     affine = name in ("add", "sub", "mul")
 
@@ -160,6 +187,9 @@ def _arith(name: str, swap: bool = False) -> Callable[[RowInts, Any], Any]:
             if name == "add":
                 return RowPointer.moved(other, self)
             return NotImplemented
+        ctype = _ctype(self, other)
+        if ctype is not None:
+            return _typed_arith(apply, name, self, other, swap, ctype)
         if affine and self.step is not None and type(other) is int:
             # an affine index op an int stays affine: its extremes are its first and last values
             memo, key = self.derived, (name, swap, other)
@@ -184,6 +214,23 @@ def _arith(name: str, swap: bool = False) -> Callable[[RowInts, Any], Any]:
 
     method.__name__ = f"__{'r' if swap else ''}{name}__"
     return method
+
+
+def _typed_arith(
+    apply: Callable[[Any, Any], Any],
+    name: str,
+    self: RowInts,
+    other: Any,
+    swap: bool,
+    ctype: np.dtype[Any],
+) -> RowInts:
+    """``self <name> other`` in the C integer type *ctype* (:class:`Fallback` where it wraps)."""
+    left, right = (_rows_of(other), self.values) if swap else (self.values, _rows_of(other))
+    _check_operands(name, left, right)
+    result = apply(left, right)
+    _typed(result, ctype)
+    plain = int(other) if isinstance(other, np.integer) else other
+    return RowInts(result, _step(name, self.step, plain, swap), ctype)
 
 
 _LIMIT = 1 << 62
@@ -275,12 +322,16 @@ class RowInts:
     ([1, 129, 257, 385], 128, [-3, -2, -2, -1])
     """
 
-    __slots__ = ("derived", "step", "values")
+    __slots__ = ("ctype", "derived", "step", "values")
     __ascreg_rows__ = True
 
-    def __init__(self, values: Lanes, step: int | None = None) -> None:
+    def __init__(
+        self, values: Lanes, step: int | None = None, ctype: np.dtype[Any] | None = None
+    ) -> None:
         self.values = values
         self.step = step
+        self.ctype = ctype
+        """The C integer type of the values (``uint32_t(i)``), or None for Python integers."""
         """The difference between consecutive iterations' values when it is constant and known
         (the loop index and affine expressions of it), else None."""
         self.derived: dict[tuple[Any, ...], Any] | None = None
@@ -289,13 +340,25 @@ class RowInts:
         per tile computes the same offsets and addresses every time. None: not shared."""
 
     def __neg__(self) -> RowInts:
-        return RowInts(-self.values, None if self.step is None else -self.step)
+        _typed(-self.values, self.ctype)
+        return RowInts(-self.values, None if self.step is None else -self.step, self.ctype)
 
     def __pos__(self) -> RowInts:
         return self
 
     def __invert__(self) -> RowInts:
-        return RowInts(~self.values)
+        _typed(~self.values, self.ctype)
+        return RowInts(~self.values, None, self.ctype)
+
+    def __ascreg_map__(self, cast: Callable[[Lanes], Lanes]) -> RowInts:
+        """``uint32_t(i)``: the values as that C integer type, if the cast keeps every one.
+
+        A cast that changes a value (a wrap, a float type) raises :class:`Fallback`.
+        """
+        cast_values = cast(self.values)
+        if cast_values.dtype.kind not in "iu" or not np.array_equal(cast_values, self.values):
+            raise fallback("a C cast of a loop-dependent value that changes it")
+        return RowInts(self.values, self.step, cast_values.dtype)
 
     def __repr__(self) -> str:
         return f"RowInts({self.values.tolist()!r:.60})"

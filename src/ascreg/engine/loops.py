@@ -450,11 +450,12 @@ def _allowed(target: Any) -> bool:
 
 
 def _scalar_constant(target: Any, call: ast.Call) -> bool:
-    """Say whether *call* makes an ascreg scalar of literal numbers (``float32_t(-1)``)."""
-    if not (isinstance(target, type) and issubclass(target, Scalar)) or call.keywords:
-        return False
-    allowed = (ast.Constant, ast.UnaryOp, ast.unaryop)
-    return all(isinstance(n, allowed) for arg in call.args for n in ast.walk(arg))
+    """Say whether *call* is a C cast to an ascreg scalar (``float32_t(-1)``, ``uint32_t(i)``).
+
+    Of a constant it is one value; of the loop index a C-typed index (the batch's
+    ``RowInts.__ascreg_map__``), and of anything else an error the eager rerun raises.
+    """
+    return isinstance(target, type) and issubclass(target, Scalar) and not call.keywords
 
 
 def _constructs(target: Any) -> bool:
