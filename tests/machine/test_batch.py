@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import pytest
@@ -28,6 +28,7 @@ from ascreg import (
     uint16_t,
     uint32_t,
 )
+from ascreg.basic import __VEC_SCOPE__
 from ascreg.c_api import (
     asc_add,
     asc_loadalign,
@@ -40,6 +41,8 @@ from ascreg.c_api import (
     vector_uint32_t,
 )
 from ascreg.machine.block import BlockContext, block
+from ascreg.machine.kernel import __aicore__
+from ascreg.machine.template import template
 
 L16 = 128
 L32 = 64
@@ -1008,3 +1011,54 @@ def test_a_loop_index_offset_that_wraps_in_its_c_type_runs_as_written(
     result, error, lines = differential(scenario, caplog)
     assert not error and not ran_batched(lines)
     assert result.tolist() == [0, 64, 128, 192, 0, 64]  # uint8_t: 256 is 0
+
+
+# -- helpers a loop body calls: __aicore__ functions, templates, methods, older op names ----------
+
+T = TypeVar("T")
+
+
+@__aicore__
+@template(T)
+def load_for(dst: Any, src: Any, offset: Any) -> None:
+    """A templated ``__aicore__ inline`` helper (the norm library's LoadRegForDtype shape)."""
+    Reg.DataCopy[T](dst, src + offset)  # the older name: LoadAlign for a register first
+
+
+@__aicore__
+def store_at(dst: Any, reg: Any, offset: Any, mask: Any) -> None:
+    Reg.DataCopy(dst + offset, reg, mask)  # the older name: StoreAlign for a pointer first
+
+
+class Doubler:
+    """A kernel class whose __VEC_SCOPE__ loop calls its own ``__aicore__`` method."""
+
+    @__aicore__
+    def twice(self, reg: Any, mask: Any) -> None:
+        Reg.Add(reg, reg, reg, mask)
+
+    @__aicore__
+    def run(self, dst: Any, src: Any, n: int) -> None:
+        with __VEC_SCOPE__:
+            r = Reg.RegTensor[uint16_t]()
+            mask = Reg.CreateMask[uint16_t]()
+            for i in range(n):
+                load_for[uint16_t](r, src, uint32_t(i) * L16)
+                self.twice(r, mask)
+                store_at(dst, r, i * L16, mask)
+
+
+def test_a_loop_calling_aicore_helpers_template_ones_and_methods_runs_batched(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    def scenario(ub: UnifiedBuffer) -> Any:
+        src, dst = ub.alloc(uint16_t, 4 * L16), ub.alloc(uint16_t, 4 * L16)
+        src.write(np.arange(4 * L16))
+        with block(BlockContext()) as ctx:
+            ctx.ub = ub
+            Doubler().run(dst, src, 4)
+        return dst.read(4 * L16)
+
+    result, error, lines = differential(scenario, caplog)
+    assert not error and ran_batched(lines), lines
+    np.testing.assert_array_equal(result, np.arange(4 * L16) * 2)

@@ -50,6 +50,11 @@ class KindDispatch:
     ascreg.errors.AscregTypeError: Reg.Twice: no form takes (str); the forms are: Twice(int x)
     """
 
+    _ascreg_call = "dispatch"
+    """(``errors.CALL_MARKER``) An ascreg call: a batched VF loop may make it; it forwards to
+    an op, whose own entry point a plan records."""
+    _ascreg_forwarder = True  # (errors.FORWARDER_MARKER: nothing but the forwarded op happens)
+
     def __init__(self, name: str, routes: tuple[Route, ...], items: Any = None) -> None:
         self.name = name
         self.routes = routes

@@ -16,10 +16,12 @@ mask, pointer and index code whose Python control flow is the same in every iter
   per-iteration value stops the batch at run time;
 * every call is an ascreg op (a row of ``ascreg._spec``), a register, mask or ``Ref``
   constructor, a numpy scalar type or ``float``/``int``/``bool`` (``np.float32(1.0)``),
-  ``min``/``max``/``abs``, ``range`` (a nested loop's), or a ``__simd_callee__`` helper whose
-  own body follows the same rules (it runs as part of the body): a ``print``, a call into
-  other user code, a method call such as ``list.append`` or ``reg.set``, a numpy function all
-  mean eager;
+  ``min``/``max``/``abs``, ``range`` (a nested loop's), a C cast to an ascreg scalar
+  (``float32_t(1)``, ``uint32_t(i)``), or a helper whose own body follows the same rules (it
+  runs as part of the body): a ``__simd_callee__`` or ``__aicore__`` function (of a template,
+  its generic body), or an ``__aicore__`` method of the class of the method the loop is in
+  (``self.Load(...)``); a ``print``, a call into other user code, a method call such as
+  ``list.append`` or ``reg.set``, a numpy function all mean eager;
 * no Python variable is read before the body assigns it and assigned later (a loop-carried
   Python value such as ``total += 1``), and no ``Ref``'s ``.value`` is read or assigned.
 
@@ -63,9 +65,10 @@ from ascreg._dtypes import Scalar
 from ascreg.engine import batch, plans
 from ascreg.engine.sites import Site
 from ascreg.errors import CALL_MARKER, FORWARDER_MARKER, PURE_MARKER, EagerLoopWarning
-from ascreg.machine.kernel import SCOPED_CODES
+from ascreg.machine.kernel import CORE_ATTR, SCOPED_CODES
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor
+from ascreg.machine.template import TemplateFunction
 
 SAFE_BUILTINS = frozenset({int, float, bool, min, max, abs})
 """Builtins a batched body may call (on a loop index they raise ``Fallback``, not a wrong value)."""
@@ -331,8 +334,9 @@ class _Body:
             return  # a nested loop's range (its header was checked)
         if _scalar_constant(target, call):
             return  # float32_t(1): a constant, the same in every iteration
-        if getattr(target, "__ascreg_kind__", None) == CALLEE_KIND:
-            self.callee(target, ast.unparse(call.func))
+        helper = _helper(target) or _own_method(call.func, self.func)
+        if helper is not None:
+            self.callee(helper, ast.unparse(call.func))
             return
         if not _allowed(target):
             if not _pure_method(call.func, self.func):  # (a method of a local: parsed only here)
@@ -447,6 +451,43 @@ def _allowed(target: Any) -> bool:
     if isinstance(target, type):  # a class: the register, mask, Ref and scalar constructors
         return _constructs(target)
     return _constructs(target) or isinstance(getattr(target, CALL_MARKER, None), str)
+
+
+def _helper(target: Any) -> Any:
+    """Return the function a loop body may call as part of itself, or None.
+
+    A ``__simd_callee__`` helper, or an ``__aicore__`` function (the C++ ``__aicore__ inline``
+    helpers a ``__VEC_SCOPE__`` calls; of a template, its generic body): its own body is checked
+    by the same rules.
+    """
+    if isinstance(target, TemplateFunction):  # its qualifiers apply to each binding
+        spelled = {getattr(q, "__name__", "") for q in target.qualifiers}
+        return target.func if spelled & {"__aicore__", "__simd_callee__"} else None
+    if getattr(target, "__ascreg_kind__", None) == CALLEE_KIND:
+        return target
+    if getattr(target, CORE_ATTR, None) != "aicore":
+        return None
+    found = getattr(target, "__wrapped__", target)  # (an @__aicore__ with __VEC_SCOPE__ blocks)
+    return found if isinstance(found, types.FunctionType) else None
+
+
+def _own_method(expr: ast.expr, func: Callable[..., Any]) -> Any:
+    """Return the ``__aicore__`` method ``self.name`` of *func*'s class, or None.
+
+    *func* is a method (its first parameter ``self``) of a class its module defines.
+    """
+    if not (
+        isinstance(expr, ast.Attribute)
+        and isinstance(expr.value, ast.Name)
+        and expr.value.id == "self"
+    ):
+        return None
+    code = getattr(func, "__code__", None)
+    qualname = getattr(func, "__qualname__", "").split(".")
+    if code is None or code.co_varnames[:1] != ("self",) or len(qualname) != 2:
+        return None
+    cls = getattr(func, "__globals__", {}).get(qualname[0])
+    return _helper(getattr(cls, expr.attr, None)) if isinstance(cls, type) else None
 
 
 def _scalar_constant(target: Any, call: ast.Call) -> bool:
