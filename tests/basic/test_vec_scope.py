@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import numpy as np
 import pytest
 
+import ascreg
 from ascreg import GlobalMemory, GmPtr, MicroAPI, UbPtr, float32_t
 from ascreg.basic import (
     __VEC_SCOPE__,
@@ -127,3 +129,11 @@ def test_the_decorator_form_is_simd_vf() -> None:
         body(out)
         PipeBarrier[PIPE_ALL]()  # the scalar read below waits for the vector store
         assert out.read(64).tolist() == [1.5] * 64
+
+
+def test_explain_lists_the_loops_of_the_blocks() -> None:
+    lines, first = inspect.getsourcelines(scale_in_scope.__wrapped__)  # type: ignore[attr-defined]
+    loop = first + next(k for k, line in enumerate(lines) if "for i in range" in line)
+    assert ascreg.explain(scale_in_scope) == [
+        f"scale_in_scope line {loop}: batched when the run-time checks pass"
+    ]

@@ -788,6 +788,8 @@ def _compile(
 def explain(func: Callable[..., Any]) -> list[str]:
     """Return, for each ``for`` loop of the VF *func*, its decision and what its runs did.
 
+    For an ``@__aicore__`` function with ``__VEC_SCOPE__`` blocks: the loops of its blocks.
+
     The decision is read from the body (batched when the run-time checks pass, or eager and
     why); once the VF has run, each line adds how its loop ran (batched, replayed from a
     recorded plan, inside a batched outer loop, eagerly and why) and the input forms it was
@@ -807,7 +809,8 @@ def explain(func: Callable[..., Any]) -> list[str]:
     if sites is not None:
         return [site.describe() for site in sites]
     target = getattr(func, "__wrapped__", func)
-    parsed = _loops(target) if isinstance(target, types.FunctionType) else None
+    scoped = target is not func and getattr(func, CORE_ATTR, None) == "aicore"
+    parsed = _loops(target, scoped) if isinstance(target, types.FunctionType) else None
     if parsed is None:
         return [f"{getattr(func, '__name__', func)}: source unavailable: every loop runs eagerly"]
     return [loop.describe() for loop in parsed[1]]
