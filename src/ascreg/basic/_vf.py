@@ -118,7 +118,7 @@ def _say_eager(code: Any) -> None:
     if code in _TOLD:
         return
     _TOLD.add(code)
-    if not any(isinstance(c, str) and c == "range" for c in code.co_names):
+    if "range" not in code.co_names:
         return  # (no loop: nothing runs slowly)
     warnings.warn_explicit(
         f"{code.co_name}: the loops of its __VEC_SCOPE__ block run eagerly, one iteration at a "
