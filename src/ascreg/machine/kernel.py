@@ -27,6 +27,7 @@ import contextlib
 import functools
 import itertools
 import sys
+import types
 import typing
 from collections.abc import Callable
 from typing import Any, Generic, ParamSpec, TypeVar, cast
@@ -289,7 +290,7 @@ def _vec_scoped(func: F) -> F:
         if sys.gettrace() is not None:
             return func(*args, **kwargs)  # a tracer or debugger sees the code as written
         if not runner:
-            runner.append(hook.engine().vec_scoped(func))
+            runner.append(_scoped_runner(cast(types.FunctionType, func)))
         return runner[0](*args, **kwargs)
 
     setattr(aicore, CORE_ATTR, "aicore")
@@ -297,6 +298,41 @@ def _vec_scoped(func: F) -> F:
     return cast(F, aicore)
 
 
+def _scoped_runner(func: types.FunctionType) -> Callable[..., Any]:
+    """Return the engine's rewrite of *func*, made once per code and global values it reads.
+
+    A template's bindings (and the methods of a class a template factory makes) share their
+    code, each with its own globals or closure: those whose code reads the same objects share
+    one rewrite (a binding made for every tile would otherwise be parsed and compiled again
+    each time).
+    """
+    code = func.__code__
+    cells = tuple(id(cell.cell_contents) for cell in func.__closure__ or ())
+    key = (code, cells, _global_ids(code, func.__globals__))
+    rewritten = _SCOPED_RUNNERS.get(key)
+    if rewritten is None:
+        if len(_SCOPED_RUNNERS) >= 512:
+            _SCOPED_RUNNERS.clear()
+        rewritten = _SCOPED_RUNNERS[key] = hook.engine().vec_scoped(func)
+    return rewritten
+
+
+def _global_ids(code: types.CodeType, names: dict[str, Any]) -> tuple[int, ...]:
+    """Return the identities of the globals *code* (and the code nested in it) may read.
+
+    The rewrite keeps the first binding's globals alive, so an identity is never reused
+    while its entry exists.
+    """
+    ids = [id(names.get(name)) for name in code.co_names]
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            ids.extend(_global_ids(const, names))
+    return tuple(ids)
+
+
+_SCOPED_RUNNERS: dict[Any, Callable[..., Any]] = {}
+"""The engine's rewrite of each ``@__aicore__`` function with ``__VEC_SCOPE__`` blocks, by its
+code and the identities of the globals it reads (:func:`_global_ids`)."""
 SCOPED_CODES: set[Any] = set()
 """The code of the ``@__aicore__`` functions with ``__VEC_SCOPE__`` blocks, and of the engine's
 rewrites of them (whose blocks' loops run batched)."""
