@@ -196,3 +196,36 @@ def test_the_first_error_of_a_flattened_loop_is_the_eager_one(
 
     _, error, _ = differential(scenario, caplog)
     assert error  # (the eager one: differential compares them)
+
+
+@ascreg.__simd_vf__
+def running_total(dst: UbPtr[float32_t], src: UbPtr[float32_t], rows: int, loops: int) -> None:
+    """An accumulator carried by the inner loop *and* the outer one (never set again)."""
+    x, total = Reg.RegTensor[float32_t](), Reg.RegTensor[float32_t]()
+    full = Reg.CreateMask[float32_t]()
+    Reg.Duplicate(total, 0.0, full)
+    for i in range(rows):
+        for j in range(loops):
+            Reg.LoadAlign(x, src + (i * loops + j) * L32)
+            Reg.Add(total, total, x, full)
+        Reg.StoreAlign(dst + i * L32, total, full)
+
+
+def test_a_register_carried_across_the_outer_loop_too_is_summed_in_order(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    def scenario(ub: UnifiedBuffer) -> Any:
+        src, dst = ub.alloc(float32_t, 20 * L32), ub.alloc(float32_t, 5 * L32)
+        src.write(_floats(20 * L32) * np.float32(1e4))  # sums that depend on their order
+        running_total(dst, src, 5, 4)
+        return dst.read(5 * L32)
+
+    result, error, lines = differential(scenario, caplog)
+    assert not error
+    assert any("across the outer loop too" in line for line in lines), lines
+    x = _floats(20 * L32) * np.float32(1e4)
+    total, want = np.zeros(L32, np.float32), []
+    for row in x.reshape(20, L32):
+        total = total + row  # float32, in eager order
+        want.append(total.copy())
+    np.testing.assert_array_equal(result.reshape(5, L32), np.array(want)[3::4])

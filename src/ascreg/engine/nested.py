@@ -375,6 +375,8 @@ def scan(op: Any, impl: Any, args: tuple[Any, ...], batch: Batch) -> Any:
     if any(v is not None and v.ndim == 2 and v.shape[0] != rows for v in held):
         raise fallback(f"{op.name} carries a register of another row count")
     journal = batch.registers
+    # the registers neither the outer body (before the phase) nor the phase has written
+    entered = {id(r) for r in registers if id(r) not in journal and id(r) not in phase.registers}
     for reg, value in zip(registers, held, strict=True):  # its writes carry it on, unchecked
         journal.setdefault(id(reg), (reg, value, _layout(reg)))
     written: dict[int, list[Any]] = {}
@@ -405,6 +407,10 @@ def scan(op: Any, impl: Any, args: tuple[Any, ...], batch: Batch) -> Any:
             continue
         if len(found) != m or any(f.ndim != 2 or f.shape[0] != rows // m for f in found):
             raise fallback(f"{op.name} writes {type(reg).__name__} in some iterations only")
+        if rows // m > 1 and id(reg) in entered:
+            # not set again by the outer body: each outer iteration's chain starts from what
+            # the one before it left, which runs them in order (eagerly)
+            raise fallback(f"{op.name} carries {type(reg).__name__} across the outer loop too")
         reg.restore(np.stack(found, axis=1).reshape(rows, -1))
         batch.scanned[id(reg)] = batch.serial
     return result
