@@ -10,7 +10,7 @@ pay the kernel's per-call costs a second time, often for the same sizes.
 While a group runs, the kernel's functions run a *twin* of their code (:func:`twins`): compiled
 from their source with each conditional expression, and each ``if`` statement whose branches
 only assign names or attributes of names from expressions that call nothing, asking
-:func:`test` first. When the blocks agree, the twin takes the branch Python takes; when they do
+:func:`truth` first. When the blocks agree, the twin takes the branch Python takes; when they do
 not, each branch's expressions are evaluated for every block and each target gets, block by
 block, the value of the branch that block takes (:func:`choose`, :func:`where`). Where values
 cannot be merged (other than numbers, of different types, or an expression that fails for a
@@ -32,17 +32,16 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import inspect
-import textwrap
 import types
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
-from ascreg.engine.groups.values import BlockLanes, Divergent
+from ascreg.engine import loops
+from ascreg.engine.groups.values import BlockLanes, Divergent, per_block
 
-_NAMES = {"test": "__ascreg_test__", "where": "__ascreg_where__", "choose": "__ascreg_choose__"}
+_NAMES = {"truth": "__ascreg_truth__", "where": "__ascreg_where__", "choose": "__ascreg_choose__"}
 """The names the twins call the helpers by (put into the functions' module globals)."""
 _IMPURE = (
     ast.Call, ast.Lambda, ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await, ast.ListComp,
@@ -52,12 +51,12 @@ _IMPURE = (
 _NUMBERS = (int, float, np.integer, np.floating)
 
 
-def test(value: Any) -> Any:
+def truth(value: Any) -> Any:
     """Return ``bool(value)``, or for blocks that disagree the lanes of their truth values.
 
     Examples
     --------
-    >>> test(BlockLanes(np.array([2, 2])) > 1), test(BlockLanes(np.array([0, 2])) > 1)
+    >>> truth(BlockLanes(np.array([2, 2])) > 1), truth(BlockLanes(np.array([0, 2])) > 1)
     (True, BlockLanes([False, True]))
     """
     if not isinstance(value, BlockLanes):
@@ -70,12 +69,12 @@ def test(value: Any) -> Any:
 
 def choose(condition: Any, taken: Callable[[], Any], other: Callable[[], Any]) -> Any:
     """``taken() if condition else other()``, block by block where the blocks disagree."""
-    truth = test(condition)
-    if truth is True:
+    agreed = truth(condition)
+    if agreed is True:
         return taken()
-    if truth is False:
+    if agreed is False:
         return other()
-    return where(truth, taken, other)
+    return where(agreed, taken, other)
 
 
 def where(truth: BlockLanes, taken: Callable[[], Any], other: Callable[[], Any]) -> Any:
@@ -94,7 +93,7 @@ def where(truth: BlockLanes, taken: Callable[[], Any], other: Callable[[], Any])
     if len(kinds) != 1 or None in kinds:
         raise _split(truth)
     MERGED.append(truth.values == truth.values[0])
-    return BlockLanes(np.where(truth.values, _lanes(new), _lanes(old)))
+    return BlockLanes(np.where(truth.values, per_block(new), per_block(old)))
 
 
 MERGED: list[Any] = []
@@ -131,10 +130,6 @@ def _kind(value: Any) -> str | None:
     if isinstance(value, int | np.integer):
         return "i"
     return "f" if isinstance(value, float | np.floating) else None
-
-
-def _lanes(value: Any) -> Any:
-    return value.values if isinstance(value, BlockLanes) else value
 
 
 def _split(truth: BlockLanes) -> Divergent:
@@ -185,46 +180,19 @@ def twin_code(func: types.FunctionType) -> types.CodeType | None:
 
 
 def _compile_twin(func: types.FunctionType) -> types.CodeType | None:
-    code = func.__code__
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(func)))
-    except (OSError, TypeError, SyntaxError):
-        return None
-    definition = tree.body[0] if tree.body else None
-    if (
-        not isinstance(definition, ast.FunctionDef)
-        or definition.name != code.co_name
-        or any(_mangled(node) for node in ast.walk(definition))
-    ):
+    """Rewrite *func*'s source (as the batched loops' rewrite reads and compiles it)."""
+    parsed = loops._source(func)
+    if parsed is None or any(_mangled(node) for node in ast.walk(parsed[0])):
         return None
     rewriter = _Rewriter()
-    definition = rewriter.visit(definition)
+    definition = rewriter.visit(parsed[0])
     if not rewriter.rewritten:
         return None
-    definition.decorator_list = []
-    # the function inside a maker whose parameters are its free variables, to keep its closure
-    module = ast.parse(f"def __ascreg_maker__({', '.join(code.co_freevars)}): pass")
-    maker = module.body[0]
-    assert isinstance(maker, ast.FunctionDef)
-    maker.body = [definition, ast.Return(value=ast.Name(id=definition.name, ctx=ast.Load()))]
-    ast.fix_missing_locations(module)
-    ast.increment_lineno(module, code.co_firstlineno - 1)  # the source starts there
     try:
-        compiled = compile(module, code.co_filename, "exec")
+        twin: types.CodeType = loops._compile(func, definition, {}).__code__
     except (SyntaxError, ValueError):
         return None
-    twin = _nested(_nested(compiled, "__ascreg_maker__"), code.co_name)
-    if twin is None or twin.co_freevars != code.co_freevars:
-        return None
-    return twin
-
-
-def _nested(code: types.CodeType | None, name: str) -> types.CodeType | None:
-    if code is None:
-        return None
-    return next(
-        (c for c in code.co_consts if isinstance(c, types.CodeType) and c.co_name == name), None
-    )
+    return twin if twin.co_freevars == func.__code__.co_freevars else None
 
 
 def _mangled(node: ast.AST) -> bool:
@@ -298,7 +266,7 @@ class _Rewriter(ast.NodeTransformer):
             return node
         self.rewritten += 1
         truth = f"__ascreg_truth{self.rewritten}__"
-        # test() once; then the branch Python takes, or both merged block by block
+        # truth() once; then the branch Python takes, or both merged block by block
         shape = ast.parse(
             f"{truth} = test\nif {truth} is True: pass\nelif {truth} is False: pass\nelse: pass"
         ).body
@@ -306,7 +274,7 @@ class _Rewriter(ast.NodeTransformer):
             ast.copy_location(part, node)  # the template's lines are the if statement's
         ask, branches = shape
         assert isinstance(ask, ast.Assign) and isinstance(branches, ast.If)
-        ask.value = _call("test", node.test)
+        ask.value = _call("truth", node.test)
         either = branches.orelse[0]
         assert isinstance(either, ast.If)
         branches.body = node.body

@@ -52,8 +52,9 @@ class Divergent(GroupRefused):
 # -- per-block values ----------------------------------------------------------------------
 
 
-def _values(other: Any) -> Any:
-    return other.values if isinstance(other, BlockLanes) else other
+def per_block(value: Any) -> Any:
+    """Return the blocks' values of a :class:`BlockLanes`, or *value* (one for every block)."""
+    return value.values if isinstance(value, BlockLanes) else value
 
 
 def _binary(fn: Callable[[Any, Any], Any], swap: bool = False) -> Callable[[Any, Any], Any]:
@@ -62,7 +63,7 @@ def _binary(fn: Callable[[Any, Any], Any], swap: bool = False) -> Callable[[Any,
             other, int | float | np.number | BlockLanes
         ):
             return NotImplemented
-        a, b = (_values(other), self.values) if swap else (self.values, _values(other))
+        a, b = (per_block(other), self.values) if swap else (self.values, per_block(other))
         return BlockLanes(fn(a, b))
 
     return method
