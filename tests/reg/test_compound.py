@@ -190,3 +190,79 @@ def test_older_spellings_are_the_same_ops() -> None:
     assert Reg.FusedMulDstAdd is Reg.MulDstAdd and Reg.Mula is Reg.MulAddDst
     assert Reg.AddCarryOut is Reg.Add and Reg.SubCarryOut is Reg.Sub
     assert Reg.AddCarryOuts is Reg.AddC and Reg.SubCarryOuts is Reg.SubC
+
+
+def _near_midpoints(dtype: Any) -> Any:
+    """Draw (a, b, c) bits whose exact ``a * b + c`` is within a float64 ulp of a lane midpoint.
+
+    ``a = (1 + k u) 2^s`` and ``b = (1 - k u) 2^s`` (*u*: the lane type's unit roundoff)
+    multiply to ``(1 - k^2 u^2) 4^s``; added to a *c* at a midpoint's distance, the float64 sum
+    lands on the midpoint, where rounding it again can differ from rounding the exact sum once.
+    Normal results (``s = 0``, a large *c*) and, for float, subnormal ones (``4^s`` half the
+    smallest subnormal, *c* a multiple of it); signs and zeros are drawn too.
+    """
+    bits = 23 if dtype is float32_t else 10
+    np_type = np.float32 if dtype is float32_t else np.float16
+    unit = 2.0**-bits
+    emax = 100 if dtype is float32_t else 12
+
+    @st.composite
+    def draw(pick: Any) -> tuple[int, int, int]:
+        k = pick(st.integers(1, 7))
+        sign = pick(st.sampled_from([1.0, -1.0]))
+        subnormal = dtype is float32_t and pick(st.booleans())
+        scale = 2.0**-75 if subnormal else 1.0
+        a, b = np_type((1 + k * unit) * scale), np_type(sign * (1 - k * unit) * scale)
+        if subnormal:
+            c = np_type(-sign * pick(st.integers(0, 2**12)) * 2.0**-149)
+        else:
+            exponent = pick(st.integers(-emax, emax) | st.integers(bits + 1, bits + 4))
+            steps = pick(st.integers(0, 8))
+            c = np_type(-sign * 2.0**exponent + steps * 2.0 ** (exponent - bits))
+        c = pick(st.sampled_from([c, -c, np_type(0), np_type(1 - unit / 2), np_type(sign)]))
+        return tuple(int(np.asarray(v, np_type).view(f"u{np_type(0).nbytes}")) for v in (a, b, c))
+
+    return draw()
+
+
+@pytest.mark.rows("Reg.MulAddDst")
+@pytest.mark.parametrize("dtype", [float32_t, half], ids=["float", "half"])
+@FEWER
+@given(data=st.data())
+def test_fused_multiply_add_near_midpoints(dtype: Any, data: Any) -> None:
+    """The float64 fast path falls back where a second rounding could differ (double rounding)."""
+    lanes, _stride = geometry(dtype, False)
+    drawn = [data.draw(_near_midpoints(dtype)) for _ in range(lanes)]
+    a, b, old = (list(column) for column in zip(*drawn, strict=True))
+    dst = make_reg(dtype, old, False)
+    Reg.MulAddDst(
+        dst, make_reg(dtype, a, False), make_reg(dtype, b, False), Reg.CreateMask[dtype]()
+    )
+    want = [MULTIPLY_ADDS["MulAddDst"](x, y, z, dtype) for x, y, z in zip(a, b, old, strict=True)]
+    assert_same_lanes(reg_bits(dst), want, dtype)
+
+
+@pytest.mark.rows("Reg.MulAddDst")
+@pytest.mark.parametrize(
+    ("a", "b", "c", "want"),
+    [
+        (1 + 2**-23, 1 - 2**-23, 2**24 + 2, 2**24 + 2),  # the float64 sum ties up to 2^24 + 4
+        (  # subnormal: the float64 sum ties up to 2^-140 + 2^-148
+            (1 + 2**-23) * 2**-75,
+            (1 - 2**-23) * 2**-75,
+            2**-140 + 2**-149,
+            2**-140 + 2**-149,
+        ),
+    ],
+    ids=["normal", "subnormal"],
+)
+def test_fused_multiply_add_double_rounding_cases(
+    a: float, b: float, c: float, want: float
+) -> None:
+    """The exact sum is just below a midpoint that the float64 sum rounds onto."""
+    x, y, acc = (Reg.RegTensor[float32_t]() for _ in range(3))
+    x.set(np.float32(a))
+    y.set(np.float32(b))
+    acc.set(np.float32(c))
+    Reg.MulAddDst(acc, x, y, Reg.CreateMask[float32_t]())
+    assert float(np.asarray(acc)[0]) == want

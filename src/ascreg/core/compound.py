@@ -79,14 +79,46 @@ def fused_multiply_add(a: Lanes, b: Lanes, c: Lanes) -> Lanes:
         product = a.astype(np.float64) * b.astype(np.float64)  # exact: at most 2 x 24 bits
         addend = c.astype(np.float64)
         total = product + addend
+        once = _SINGLE_ROUNDING.get(a.dtype)
+        if once is not None and not _may_round_twice(total, *once):
+            result: Lanes = total.astype(a.dtype)
+            return result
+        return _fused_exact(a.dtype, product, addend, total)
+
+
+_SINGLE_ROUNDING = {
+    np.dtype(np.float32): (29, 2.0**-126),
+    np.dtype(np.float16): (42, 2.0**-14),
+}
+"""For the lane types rounded straight from float64: the float64 fraction bits below the lane
+type's last one, and its smallest normal magnitude (see :func:`_may_round_twice`)."""
+
+
+def _may_round_twice(total: Lanes, dropped: int, smallest_normal: float) -> bool:
+    """Return whether rounding the float64 sum *total* may differ from rounding the exact sum.
+
+    The lane type's values and the midpoints between them are float64 values, and rounding is
+    monotonic: a float64 sum that is not such a midpoint lies on the same side of every one
+    as the exact sum, so both round to the same lane value. The midpoints of normal results
+    have exactly the top one of the *dropped* fraction bits set; a result below the smallest
+    normal magnitude (whose grid is coarser) is checked the exact way too.
+    """
+    low = total.view(np.uint64) & np.uint64((1 << dropped) - 1)
+    tiny = np.abs(total) < smallest_normal
+    return bool(((low == np.uint64(1 << (dropped - 1))) | (tiny & (total != 0))).any())
+
+
+def _fused_exact(dtype: np.dtype[Any], product: Lanes, addend: Lanes, total: Lanes) -> Lanes:
+    """Round ``product + addend`` (float64, *total* their rounded sum) once into *dtype*."""
+    with quiet():
         back = total - product
         error = (product - (total - back)) + (addend - back)  # TwoSum: the exact error
         error = np.where(np.isfinite(error), error, 0.0)
-        narrow = np.dtype(np.float32) if a.dtype == bfloat16_t.np_dtype else a.dtype
+        narrow = np.dtype(np.float32) if dtype == bfloat16_t.np_dtype else dtype
         odd = _round_to_odd(total, error, np.dtype(np.float64))
-        if narrow != a.dtype:  # bfloat16: round to odd in float32 first, then to nearest
+        if narrow != dtype:  # bfloat16: round to odd in float32 first, then to nearest
             odd = _round_to_odd(odd, np.zeros_like(odd), narrow)
-        result: Lanes = odd.astype(a.dtype)
+        result: Lanes = odd.astype(dtype)
     return result
 
 
