@@ -20,7 +20,7 @@ from ascreg.machine.memory import DATA_BLOCK, Allocation, GmPtr, Memory, Pointer
 from ascreg.machine.mte import pad_spans, store_atomic, validate
 from ascreg.machine.races import GmRaceCheck
 from ascreg.machine.simt.engine import Journal
-from ascreg.machine.sync import PIPE_MTE2, PIPE_MTE3
+from ascreg.machine.sync import PIPE_MTE2, PIPE_MTE3, UB
 
 LOG = logging.getLogger("ascreg.groups")
 """Reports, at DEBUG level, each launch that ran in groups and why the others did not."""
@@ -183,19 +183,25 @@ class Group:
         tracker.begin_copy(pipe)
         space = id(gm)
         tracked = gm_starts if self.every_block_gm else gm_starts[:1]
+        # one test of each side's span instead of one per burst, as a multi-burst copy does
+        hulls = (
+            (UB, int(ub_starts[0]), end, into_ub),
+            (space, int(tracked.min()), int(tracked.max()) + length, not into_ub),
+        )
+        free = ub_starts.size > 1 and tracker.copy_free(pipe, hulls)
         for ub_start, column in zip(ub_starts.tolist(), tracked.T.tolist(), strict=True):
             ub_end = ub_start + ub_length
             if into_ub:
                 for start in column:  # each block's GM bytes (another block's are others)
-                    tracker.access(pipe, start, start + length, False, space)
+                    tracker.access(pipe, start, start + length, False, space, free=free)
                 ctx.mark_written(ub_start, ub_end)
-                tracker.access(pipe, ub_start, ub_end, True)
+                tracker.access(pipe, ub_start, ub_end, True, free=free)
             else:
                 if not ctx.all_written(ub_start, ub_end):
                     raise GroupRefused("a copy out of UB bytes never written")
-                tracker.access(pipe, ub_start, ub_end, False)
+                tracker.access(pipe, ub_start, ub_end, False, free=free)
                 for start in column:
-                    tracker.access(pipe, start, start + length, True, space)
+                    tracker.access(pipe, start, start + length, True, space, free=free)
         spans = gm_starts.reshape(self.count, -1)
         self.accesses.append((gm, spans.min(axis=1), spans.max(axis=1) + length, not into_ub))
 
