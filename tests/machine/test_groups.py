@@ -360,12 +360,10 @@ def test_a_vf_whose_group_run_differs_from_its_blocks_runs_block_by_block(
     real = RowPointer._block_rows
 
     def first_block_only(self: Any, data: Any, *args: Any) -> Any:  # a defect
-        rows = real(self, data, *args)
-        return (
-            rows
-            if rows.base is not None and rows.flags.writeable
-            else rows[:1].repeat(rows.shape[0], axis=0)
-        )
+        rows, fresh = real(self, data, *args)
+        if rows.base is not None and rows.flags.writeable:
+            return rows, fresh
+        return rows[:1].repeat(rows.shape[0], axis=0), True
 
     monkeypatch.setattr(RowPointer, "_block_rows", first_block_only)
     source = np.arange(4 * N, dtype=np.float32)

@@ -229,3 +229,39 @@ def test_a_register_carried_across_the_outer_loop_too_is_summed_in_order(
         total = total + row  # float32, in eager order
         want.append(total.copy())
     np.testing.assert_array_equal(result.reshape(5, L32), np.array(want)[3::4])
+
+
+@ascreg.__simd_vf__
+def padded_rows_times_a_row(
+    dst: UbPtr[float32_t], src: UbPtr[float32_t], gamma: UbPtr[float32_t], rows: int,
+    loops: int, stride: int,
+) -> None:  # fmt: skip
+    """Padded rows (a grid of addresses) times one row read again for each (its step 0)."""
+    x, g, y = (Reg.RegTensor[float32_t]() for _ in range(3))
+    full = Reg.CreateMask[float32_t]()
+    for i in range(rows):
+        for j in range(loops):
+            Reg.LoadAlign(x, src + i * stride + j * L32)
+            Reg.LoadAlign(g, gamma + j * L32)
+            Reg.Mul(y, x, g, full)
+            Reg.StoreAlign(dst + i * loops * L32 + j * L32, y, full)
+
+
+def test_loads_through_a_grid_of_addresses(caplog: pytest.LogCaptureFixture) -> None:
+    rows, loops, stride = 5, 3, 5 * L32  # two registers of padding after each row
+    x, gamma = _floats(rows * stride).reshape(rows, stride), _floats(loops * L32, 1)
+
+    def scenario(ub: UnifiedBuffer) -> Any:
+        src, dst = ub.alloc(float32_t, rows * stride), ub.alloc(float32_t, rows * loops * L32)
+        row = ub.alloc(float32_t, loops * L32)
+        src.write(x.reshape(-1))
+        row.write(gamma)
+        for _ in range(2):  # recorded, then replayed
+            padded_rows_times_a_row(dst, src, row, rows, loops, stride)
+        return dst.read(rows * loops * L32)
+
+    result, error, lines = differential(scenario, caplog)
+    assert not error
+    assert not any("eager" in line for line in lines)
+    want = x[:, : loops * L32] * gamma
+    np.testing.assert_array_equal(np.asarray(result).reshape(rows, -1), want)

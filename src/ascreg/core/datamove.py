@@ -156,7 +156,7 @@ def load(src: Pointer[Any], dist: str, lanes: int, *, dual: bool = False) -> Lan
                 _NORM_ALIGN, f"LoadAlign with {dist} needs {_NORM_ALIGN}-byte alignment"
             )
         try:
-            return src.view(lanes).copy()
+            return src.loaded(lanes)
         except OutOfBoundsError as error:
             return _past_allocation(src, _NORM_LOAD, lanes, error)
     size = src.dtype.size

@@ -239,6 +239,66 @@ _SHARED = 16
 """At most this many values are remembered per shared value (:attr:`RowInts.derived`)."""
 
 
+def _grid_of(rows: Lanes) -> tuple[int, int, int] | None:
+    """Return ``(inner, outer step, inner step)`` of byte addresses laid out as a grid, or None.
+
+    A grid is ``rows[i * inner + j] == rows[0] + i * outer step + j * inner step`` with at least
+    two rows each way, a positive inner step and an outer step that is not the inner row's
+    continuation (evenly spaced rows are not a grid); 0 repeats the inner row (a loop over
+    columns inside one over rows, reading the same row of a vector each time).
+
+    Examples
+    --------
+    >>> _grid_of(np.array([0, 8, 100, 108, 200, 208]))
+    (2, 100, 8)
+    >>> _grid_of(np.array([0, 8, 0, 8]))
+    (2, 0, 8)
+    >>> _grid_of(np.array([0, 8, 16, 24])) is None, _grid_of(np.array([0, 8, 100, 116])) is None
+    (True, True)
+    """
+    if rows.size < 4:
+        return None
+    diffs = np.diff(rows)
+    inner_step = int(diffs[0])
+    breaks = np.flatnonzero(diffs != inner_step)
+    if inner_step <= 0 or breaks.size == 0:
+        return None
+    inner = int(breaks[0]) + 1
+    outer_step = int(rows[inner] - rows[0]) if inner < rows.size else -1
+    if inner < 2 or rows.size % inner or outer_step < 0:
+        return None
+    outer = rows.size // inner
+    laid = rows[0] + np.arange(outer)[:, None] * outer_step + np.arange(inner) * inner_step
+    if not np.array_equal(rows.reshape(outer, inner), laid):
+        return None
+    return inner, outer_step, inner_step
+
+
+def _gathered(typed: Lanes, rows: Lanes, count: int, grid: tuple[int, int, int] | None) -> Lanes:
+    """Return a new array of the *count* elements at each byte address of *rows*.
+
+    *typed*'s last axis holds the elements (a block group's UB: one row per block, every
+    block's elements at the same addresses). A *grid* of addresses (:func:`_grid_of`) is copied
+    through one strided view; other addresses are gathered element by element.
+    """
+    size = typed.itemsize
+    if grid is not None:
+        inner, outer_step, inner_step = grid
+        outer, first = rows.size // inner, int(rows[0]) // size
+        last = first + ((outer - 1) * outer_step + (inner - 1) * inner_step) // size + count
+        if last <= typed.shape[-1]:
+            lead = typed.shape[:-1]
+            view = np.lib.stride_tricks.as_strided(
+                typed[..., first:], shape=(*lead, outer, inner, count),
+                strides=(*typed.strides[:-1], outer_step, inner_step, size), writeable=False,
+            )  # fmt: skip
+            copied = np.empty(view.shape, typed.dtype)
+            copied[...] = view
+            return copied.reshape(*lead, rows.size, count)
+    found: Lanes = typed[..., (rows // size)[:, None] + np.arange(count)]
+    return found
+
+
 def _share(memo: dict[tuple[Any, ...], Any], key: tuple[Any, ...], value: Any) -> None:
     """Remember *value* (a RowInts, or an array of addresses) as ``memo[key]``, shared.
 
@@ -555,7 +615,15 @@ class RowPointer(UbPtr[Any]):
         addresses alone (their alignment, span and layout) is worked out once per pointer,
         count and direction; the allocation's liveness and the memory's size every time.
         """
-        write = action == "writes"
+        return self._lanes(count, action == "writes")[0]
+
+    def loaded(self, count: int) -> Lanes:
+        """Return a copy of ``iterations x count`` elements (a gather is not copied again)."""
+        lanes, fresh = self._lanes(count, False)
+        return lanes if fresh else lanes.copy()
+
+    def _lanes(self, count: int, write: bool) -> tuple[Lanes, bool]:
+        """:meth:`view`, and whether the elements are a new array (gathered) rather than a view."""
         known = self.known
         facts = None if known is None else known.get((count, write))
         if facts is None:
@@ -576,14 +644,13 @@ class RowPointer(UbPtr[Any]):
         _ACTIVE[-1].access(memory, rows, nbytes, write, self.which, step, span)
         if last is not None and last[0] is data:  # the same array as last time: its view
             cached: Lanes = last[1]
-            return cached
+            return cached, False
         np_dtype = self.dtype.np_dtype
         typed = memory._typed.get(np_dtype)  # the cached typed view (Memory.typed)
         if typed is None:
             typed = memory.typed(np_dtype)
         if step is None:
-            gathered: Lanes = typed[(rows // self.dtype.size)[:, None] + np.arange(count)]
-            return gathered
+            return _gathered(typed, rows, count, self._grid()), True
         if step == nbytes:  # consecutive rows: one contiguous span
             view = typed[start : start + rows.size * count].reshape(rows.size, count)
         elif step < 0:  # descending rows: the ascending view of the same rows, upside down
@@ -599,15 +666,15 @@ class RowPointer(UbPtr[Any]):
             )  # fmt: skip
         # kept for the next call on the same array (a plan's replay makes the same accesses)
         self.known[count, write] = (*facts[:-1], (data, view))  # type: ignore[index]
-        return view
+        return view, False
 
     def _block_rows(
         self, data: Lanes, count: int, step: int | None, start: int, write: bool
-    ) -> Lanes:
+    ) -> tuple[Lanes, bool]:
         """Return ``blocks x iterations x count`` elements: :meth:`view` in every block's row.
 
         *data* holds one row of UB bytes per block of a group; a store needs a view (evenly
-        spaced rows), a load may gather.
+        spaced rows), a load may gather (then the elements are a new array: True).
         """
         typed = np.asarray(data).view(self.dtype.np_dtype)  # blocks x elements, plain
         rows, size = self.rows, self.dtype.size
@@ -616,8 +683,7 @@ class RowPointer(UbPtr[Any]):
         if step is None or step <= 0:
             if write:
                 raise fallback("a block group stores through unevenly spaced rows", scope="state")
-            found: Lanes = typed[:, (rows // size)[:, None] + np.arange(count)]
-            return found
+            return _gathered(typed, rows, count, self._grid()), True
         strides = (typed.strides[0], step, typed.itemsize)
         if (rows.size - 1) * step + count * size > data.shape[1] - rows[0]:
             raise fallback("an access past the group's UB rows", scope="state")
@@ -625,7 +691,21 @@ class RowPointer(UbPtr[Any]):
             typed[:, start:], shape=(typed.shape[0], rows.size, count), strides=strides,
             writeable=write,
         )  # fmt: skip
-        return view
+        return view, False
+
+    def _grid(self) -> tuple[int, int, int] | None:
+        """Return ``(inner, outer step, inner step)`` when the rows are an evenly spaced grid.
+
+        That is ``rows[i * inner + j] == rows[0] + i * outer + j * inner step`` with positive
+        steps (a flattened inner loop's rows); None otherwise. Worked out once per pointer.
+        """
+        known = self.known
+        if known is None:
+            known = self.known = {}
+        if "grid" not in known:
+            known["grid"] = _grid_of(self.rows)
+        grid: tuple[int, int, int] | None = known["grid"]
+        return grid
 
     def _layout(self, count: int, write: bool) -> tuple[Any, ...]:
         """Check the rows of a *count*-element access; return what :meth:`view` needs.

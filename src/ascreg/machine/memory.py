@@ -546,6 +546,18 @@ class Pointer(Generic[T]):
             whole = memory.typed(self.dtype.np_dtype)
         return whole[first : first + count]
 
+    def loaded(self, count: int) -> np.ndarray[Any, Any]:
+        """Return a copy of the next *count* elements (what a vector load reads).
+
+        Examples
+        --------
+        >>> from ascreg import UnifiedBuffer, uint8_t
+        >>> p = UnifiedBuffer().alloc(uint8_t, 4); p.write([1, 2, 3, 4])
+        >>> p.loaded(2).tolist()
+        [1, 2]
+        """
+        return self.view(count).copy()
+
     def view_past_allocation(
         self, count: int, action: str
     ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
