@@ -52,7 +52,7 @@ import numpy as np
 
 from ascreg.errors import get_policy
 from ascreg.machine.block import BlockContext, RowsPlan
-from ascreg.machine.memory import Memory, Pointer, UbPtr
+from ascreg.machine.memory import Memory, Pointer, UbPtr, strided
 from ascreg.machine.ref import EPOCH, Ref
 from ascreg.machine.registers import BATCHING, MASK_BITS, MaskReg, RegTensor, storage
 from ascreg.machine.sync import PIPE_V, RowsAccess
@@ -288,9 +288,9 @@ def _gathered(typed: Lanes, rows: Lanes, count: int, grid: tuple[int, int, int] 
         last = first + ((outer - 1) * outer_step + (inner - 1) * inner_step) // size + count
         if last <= typed.shape[-1]:
             lead = typed.shape[:-1]
-            view = np.lib.stride_tricks.as_strided(
-                typed[..., first:], shape=(*lead, outer, inner, count),
-                strides=(*typed.strides[:-1], outer_step, inner_step, size), writeable=False,
+            view = strided(
+                typed, first * size, (*lead, outer, inner, count),
+                (*typed.strides[:-1], outer_step, inner_step, size), writeable=False,
             )  # fmt: skip
             copied = np.empty(view.shape, typed.dtype)
             copied[...] = view
@@ -660,10 +660,9 @@ class RowPointer(UbPtr[Any]):
                 writeable=write,
             )[::-1]  # fmt: skip
         else:
-            view = np.lib.stride_tricks.as_strided(
-                typed[start:], shape=(rows.size, count), strides=(step, typed.itemsize),
-                writeable=write,
-            )  # fmt: skip
+            view = strided(
+                typed, start * typed.itemsize, (rows.size, count), (step, typed.itemsize), write
+            )
         # kept for the next call on the same array (a plan's replay makes the same accesses)
         self.known[count, write] = (*facts[:-1], (data, view))  # type: ignore[index]
         return view, False
@@ -687,10 +686,9 @@ class RowPointer(UbPtr[Any]):
         strides = (typed.strides[0], step, typed.itemsize)
         if (rows.size - 1) * step + count * size > data.shape[1] - rows[0]:
             raise fallback("an access past the group's UB rows", scope="state")
-        view: Lanes = np.lib.stride_tricks.as_strided(
-            typed[:, start:], shape=(typed.shape[0], rows.size, count), strides=strides,
-            writeable=write,
-        )  # fmt: skip
+        view = strided(
+            typed, start * typed.itemsize, (typed.shape[0], rows.size, count), strides, write
+        )
         return view, False
 
     def _grid(self) -> tuple[int, int, int] | None:

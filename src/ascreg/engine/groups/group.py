@@ -13,10 +13,25 @@ import numpy as np
 
 from ascreg.engine.batch import ALL_BLOCKS
 from ascreg.engine.groups.memory import StackedUb
-from ascreg.engine.groups.values import BlockGmPtr, BlockLanes, GroupRefused, Lanes, UnevenOffsets
+from ascreg.engine.groups.values import (
+    BlockGmPtr,
+    BlockLanes,
+    BlockLayout,
+    GroupRefused,
+    Lanes,
+    UnevenOffsets,
+)
 from ascreg.machine.block import BlockContext, _grown
 from ascreg.machine.convert import to_dtype
-from ascreg.machine.memory import DATA_BLOCK, Allocation, GmPtr, Memory, Pointer, UbPtr
+from ascreg.machine.memory import (
+    DATA_BLOCK,
+    Allocation,
+    GmPtr,
+    Memory,
+    Pointer,
+    UbPtr,
+    strided,
+)
 from ascreg.machine.mte import pad_spans, store_atomic, validate
 from ascreg.machine.races import GmRaceCheck
 from ascreg.machine.simt.engine import Journal
@@ -75,6 +90,8 @@ class Group:
         """Record every block's GM accesses in the pipe tracker (else the first block's)."""
         self.offsets: dict[int, tuple[Allocation, Lanes]] = {}
         """Per GM allocation reached: each block's offset from the first block's addresses."""
+        self.same_address = BlockLayout.of(np.zeros(count, np.int64))
+        """The layout of a pointer every block holds (the same address for all)."""
 
     # -- copies ---------------------------------------------------------------------------
 
@@ -92,9 +109,9 @@ class Group:
             validate(ub, first, burst, True, call)
         else:
             validate(first, ub, burst, False, call)
-        addresses = gm.addresses if isinstance(gm, BlockGmPtr) else np.full(self.count, gm.address)
+        layout, base = self._layout(gm)
         size = gm.dtype.size
-        if ub.address % DATA_BLOCK or (addresses % size).any():
+        if ub.address % DATA_BLOCK or base % size or _misaligned(layout, size):
             raise GroupRefused(f"{call}: a misaligned address")
         n, length = burst.n_burst, burst.len_burst
         ub_stride, gm_stride = (
@@ -109,11 +126,13 @@ class Group:
         ub_starts = ub.address + offsets * ub_stride
         if ub_stride < 0 or not ub.fits(int(ub_starts[-1] - ub.address) + padded + dummy):
             raise GroupRefused(f"{call}: a UB range outside its allocation")
-        gm_starts = addresses[:, None] + offsets * gm_stride  # blocks x bursts
-        self._check_gm(gm, gm_starts, length, call)
-        self._check_offsets(gm, addresses, call)
+        gm_starts = (base + layout.deltas)[:, None] + offsets * gm_stride  # blocks x bursts
+        span = (n - 1) * gm_stride  # from the first burst's start to the last one's
+        low, high = base + layout.low + min(span, 0), base + layout.high + max(span, 0) + length
+        self._check_gm(gm, low, high, call)
+        self._check_offsets(gm, layout, call)
         self._track(ub_starts, gm_starts, (length, padded + dummy), gm.memory, into_ub)
-        self._move(ub_starts + left, gm_starts, length, gm.memory, into_ub)
+        self._move(ub_starts + left, gm_starts, length, gm.memory, (into_ub, layout.step))
         if padded + dummy > length:
             self._pad(ub_starts, burst, (left, length, right, dummy), ub.dtype)
 
@@ -135,15 +154,21 @@ class Group:
                     )
                     rows[:, at : at + nbytes] = np.tile(unit, (1, -(-nbytes // size)))[:, :nbytes]
 
-    def _check_gm(self, gm: GmPtr[Any], starts: Lanes, length: int, call: str) -> None:
+    def _layout(self, gm: GmPtr[Any]) -> tuple[BlockLayout, int]:
+        """Return where each block's form of *gm* points (from the first's) and the first's."""
+        if isinstance(gm, BlockGmPtr):
+            return gm.relative(), int(gm.addresses[0])
+        return self.same_address, gm.address
+
+    def _check_gm(self, gm: GmPtr[Any], low: int, high: int, call: str) -> None:
+        """Refuse a copy whose GM bytes ``[low, high)`` (all blocks') leave *gm*'s allocation."""
         alloc = gm.block
-        low, high = int(starts.min()), int(starts.max()) + length
         if alloc is None or not alloc.live or low < alloc.start or high > alloc.end:
             raise GroupRefused(f"{call}: a GM range outside its allocation")
         if high > gm.memory.data.size:
             gm.memory._grow(high)
 
-    def _check_offsets(self, gm: GmPtr[Any], addresses: Lanes, call: str) -> None:
+    def _check_offsets(self, gm: GmPtr[Any], layout: BlockLayout, call: str) -> None:
         """Refuse (:class:`UnevenOffsets`) a GM buffer reached at new offsets per block.
 
         While every block reaches each GM allocation at one offset from the first block's
@@ -154,10 +179,10 @@ class Group:
         """
         if self.every_block_gm:
             return
-        alloc, moved = gm.block, addresses - addresses[0]
+        alloc, moved = gm.block, layout.deltas
         assert alloc is not None  # _check_gm refused a pointer outside any allocation
         known = self.offsets.setdefault(id(alloc), (alloc, moved))[1]
-        if not np.array_equal(known, moved):
+        if known is not moved and not np.array_equal(known, moved):
             raise UnevenOffsets(f"{call}: a GM buffer reached at other offsets per block")
 
     def _track(
@@ -202,26 +227,48 @@ class Group:
                 tracker.access(pipe, ub_start, ub_end, False, free=free)
                 for start in column:
                     tracker.access(pipe, start, start + length, True, space, free=free)
-        spans = gm_starts.reshape(self.count, -1)
-        self.accesses.append((gm, spans.min(axis=1), spans.max(axis=1) + length, not into_ub))
+        firsts, span = gm_starts[:, 0], int(gm_starts[0, -1] - gm_starts[0, 0])
+        lows, highs = firsts + min(span, 0), firsts + (max(span, 0) + length)
+        self.accesses.append((gm, lows, highs, not into_ub))
 
     def _move(
-        self, ub_starts: Lanes, gm_starts: Lanes, length: int, gm: Memory, into_ub: bool
+        self,
+        ub_starts: Lanes,
+        gm_starts: Lanes,
+        length: int,
+        gm: Memory,
+        way: tuple[bool, int | None],
     ) -> None:
         """Move every block's bursts, in one strided view of each side where it can.
 
         That is when they are evenly spaced and do not overlap (the common
         ``x + GetBlockIdx() * n``); otherwise burst by burst (:meth:`_move_bursts`).
         """
-        if not into_ub:
-            self._journal(gm_starts, length, gm)
-        views = _even_views(self.ub.rows, gm.data, ub_starts, gm_starts, length, into_ub)
+        into_ub = way[0]  # (way[1]: the step between blocks in GM, None when uneven)
+        views = _even_views(self.ub.rows, gm.data, ub_starts, gm_starts, length, way)
         if views is None:
+            if not into_ub:
+                self._journal(gm_starts, length, gm)
             self._move_bursts(ub_starts, gm_starts, length, gm, into_ub)
         elif into_ub:
             views[0][...] = views[1]
         else:
+            self._journal_views(views[1], int(gm_starts[0, 0]), gm)
             views[1][...] = views[0]
+
+    def _journal_views(self, gm_side: Lanes, first: int, gm: Memory) -> None:
+        """Save the GM bytes of an even copy out's view (blocks x bursts x bytes) at *first*.
+
+        Each burst's blocks are evenly spaced and apart (:func:`_even_views`): one entry.
+        """
+        count, n, length = gm_side.shape
+        block_step, burst_step, _ = gm_side.strides
+        for burst in range(n):
+            start = first + burst * burst_step
+            if block_step == length or count == 1:
+                self.journal.record(gm, start, (count - 1) * block_step + length)
+            else:
+                self.journal.record_spans(gm, start, block_step, count, length)
 
     def _move_bursts(
         self, ub_starts: Lanes, gm_starts: Lanes, length: int, gm: Memory, into_ub: bool
@@ -422,10 +469,7 @@ def _blocks_view(data: Lanes, starts: Lanes, length: int) -> Lanes | None:
             return None
     else:
         step = length
-    first = int(starts[0])
-    return np.lib.stride_tricks.as_strided(
-        data[first:], shape=(starts.size, length), strides=(step, 1)
-    )
+    return strided(data, int(starts[0]), (starts.size, length), (step, 1))
 
 
 def _joined(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -445,18 +489,33 @@ def _joined(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return joined
 
 
+def _misaligned(layout: BlockLayout, size: int) -> bool:
+    """Return whether some block's address is not a multiple of *size* when the first's is."""
+    if layout.step is not None:
+        return bool(layout.step % size)
+    return bool((layout.deltas % size).any())
+
+
 def _even_views(
-    rows: Lanes, data: Lanes, ub_starts: Lanes, gm_starts: Lanes, length: int, into_ub: bool
+    rows: Lanes,
+    data: Lanes,
+    ub_starts: Lanes,
+    gm_starts: Lanes,
+    length: int,
+    way: tuple[bool, int | None],
 ) -> tuple[Lanes, Lanes] | None:
     """Return ``blocks x bursts x length`` views of the UB rows and of GM for a copy, or None.
 
-    That is when the bursts are evenly spaced on both sides and the blocks in GM, and no two
-    bursts' bytes overlap on the side the copy writes (reads may share bytes: a shared row).
+    That is when the bursts are evenly spaced on both sides and the blocks in GM (*way*: the
+    copy's direction and the step between blocks, None when uneven), and no two bursts' bytes
+    overlap on the side the copy writes (reads may share bytes: a shared row).
     """
     count, n = gm_starts.shape
+    into_ub, block_step = way
+    if block_step is None:
+        return None
     ub_step = int(ub_starts[1] - ub_starts[0]) if n > 1 else length
     gm_step = int(gm_starts[0, 1] - gm_starts[0, 0]) if n > 1 else length
-    block_step = int(gm_starts[1, 0] - gm_starts[0, 0]) if count > 1 else 0
     if min(ub_step, gm_step, block_step) < 0 or (into_ub and ub_step < length):
         return None
     if not into_ub and (
@@ -467,13 +526,8 @@ def _even_views(
         (np.diff(ub_starts) != ub_step).any() or (np.diff(gm_starts, axis=1) != gm_step).any()
     ):
         return None
-    if count > 1 and (np.diff(gm_starts[:, 0]) != block_step).any():
-        return None
-    strided = np.lib.stride_tricks.as_strided
-    ub_side = strided(
-        rows[:, int(ub_starts[0]) :], (count, n, length), (rows.strides[0], ub_step, 1)
-    )
-    gm_side = strided(data[int(gm_starts[0, 0]) :], (count, n, length), (block_step, gm_step, 1))
+    ub_side = strided(rows, int(ub_starts[0]), (count, n, length), (rows.strides[0], ub_step, 1))
+    gm_side = strided(data, int(gm_starts[0, 0]), (count, n, length), (block_step, gm_step, 1))
     return ub_side, gm_side
 
 

@@ -18,6 +18,7 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import numpy as np
 
 from ascreg.machine.memory import GmPtr, Pointer
@@ -166,6 +167,42 @@ class BlockLanes:
     __ge__ = _binary(operator.ge)
 
 
+@attrs.frozen
+class BlockLayout:
+    """Where the blocks of a group find a per-block address, from the first block's.
+
+    Attributes
+    ----------
+    deltas
+        Each block's offset in bytes from the first block's address.
+    step
+        The offset between consecutive blocks when it is one number, else None.
+    low, high
+        The smallest and the largest offset.
+
+    Examples
+    --------
+    >>> layout = BlockLayout.of(np.array([100, 164, 228]))
+    >>> layout.step, layout.low, layout.high
+    (64, 0, 128)
+    """
+
+    deltas: Lanes
+    step: int | None
+    low: int
+    high: int
+
+    @classmethod
+    def of(cls, addresses: Lanes) -> BlockLayout:
+        """Return the layout of the blocks' *addresses*."""
+        deltas = addresses - addresses[0]
+        deltas.flags.writeable = False
+        step: int | None = int(deltas[1]) if deltas.size > 1 else 0
+        if deltas.size > 2 and (np.diff(deltas) != step).any():
+            step = None
+        return cls(deltas, step, int(deltas.min()), int(deltas.max()))
+
+
 def _refused_address(self: BlockGmPtr) -> int:
     raise GroupRefused(f"{self!r} used as one address")
 
@@ -184,8 +221,9 @@ class BlockGmPtr(GmPtr[Any]):
     [4, 36]
     """
 
-    __slots__ = ("addresses",)
+    __slots__ = ("addresses", "layout")
     addresses: Lanes
+    layout: BlockLayout | None
     address = property(_refused_address)
 
     @classmethod
@@ -195,7 +233,15 @@ class BlockGmPtr(GmPtr[Any]):
         ptr.memory, ptr.dtype, ptr.block = base.memory, base.dtype, base.block
         start = base.addresses if isinstance(base, BlockGmPtr) else base.address
         ptr.addresses = start + nbytes
+        # the same move for every block keeps the blocks' offsets from each other
+        ptr.layout = base.layout if isinstance(base, BlockGmPtr) and nbytes.ndim == 0 else None
         return ptr
+
+    def relative(self) -> BlockLayout:
+        """Return the blocks' offsets from the first block's address (worked out once)."""
+        if self.layout is None:
+            self.layout = BlockLayout.of(self.addresses)
+        return self.layout
 
     def __repr__(self) -> str:
         return f"<__gm__ {self.dtype.cpp_name}* per block {self.addresses.tolist()[:4]}...>"

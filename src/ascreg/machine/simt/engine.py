@@ -53,7 +53,15 @@ from ascreg.machine.block import BlockContext, running_block
 from ascreg.machine.block import block as running_as
 from ascreg.machine.convert import to_dtype
 from ascreg.machine.hook import engine
-from ascreg.machine.memory import GmPtr, Memory, Pointer, UbPtr, element_view, live_memories
+from ascreg.machine.memory import (
+    GmPtr,
+    Memory,
+    Pointer,
+    UbPtr,
+    element_view,
+    live_memories,
+    strided,
+)
 from ascreg.machine.progress import LaunchProgress
 from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes, PathSplit, SpinError
 from ascreg.machine.simt.rendezvous import WARP_SIZE, WarpRequest, complete_rendezvous, run_warps
@@ -217,7 +225,7 @@ def _set(func: Any, attr: str, value: Any) -> None:
 def _spans(memory: Memory, at: tuple[int, int], shape: tuple[int, ...]) -> np.ndarray[Any, Any]:
     """Return the ``count x nbytes`` view of *memory* at ``(first, step)`` (*shape*)."""
     first, step = at
-    return np.lib.stride_tricks.as_strided(memory.data[first:], shape, (step, 1))
+    return strided(memory.data, first, shape, (step, 1))
 
 
 class Journal:
