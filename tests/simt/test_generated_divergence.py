@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import event, given, note, settings
+from hypothesis import event, example, given, note, settings
 from hypothesis import strategies as st
 
 from ascreg import GlobalMemory, float32_t, int32_t
@@ -253,8 +253,30 @@ def per_thread_runs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return runs
 
 
+ERROR_IN_STEP = Program(
+    source="""def kernel(out, data, gm_counts):
+    counts = __ubuf__(int32_t, 8)
+    if threadIdx.x < 8:
+        counts[threadIdx.x] = 0
+    asc_syncthreads()
+    g = int32_t(blockIdx.x * blockDim.x + threadIdx.x)
+    v = data[g % 128] % 1000
+    out[g * 4 + 2] = v * 2
+    v = (v + 6) // 2
+    if v % 7 == 3:
+        out[g * 4 + 100000] = 1
+""",
+    blocks=1,
+    threads=8,
+    data=np.array([0] * 7 + [1] + [0] * (N_DATA - 8), np.int32),
+)
+"""Every thread meets the error with every thread active, thread 7 having written 2 before it:
+one thread at a time, thread 0 meets it first and thread 7 never wrote (found by the test)."""
+
+
 @settings(deadline=None)
 @given(program=programs())
+@example(program=ERROR_IN_STEP)
 def test_generated_kernels_run_vectorised_with_the_per_thread_results(program: Program) -> None:
     note(program.source)
     _SEEN[0] += 1

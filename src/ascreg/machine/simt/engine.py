@@ -1147,9 +1147,9 @@ def _attempt(
 ) -> tuple[str, BaseException] | None:
     """Run the block vectorised; the reason it must run per thread, or None if it ran.
 
-    The writes of an attempt that must run per thread are in *journal*. An exception raised
-    while only part of the block is active counts as such a case: the one-thread tier then
-    raises it (or not) exactly as the threads that really run meet it.
+    The writes of an attempt that must run per thread are in *journal*. An exception counts as
+    such a case: the one-thread tier then raises it (or not) exactly as the threads that
+    really run meet it, with what they wrote before it.
     Written out by hand (no ``with``): this is the per-block cost of the fast tier.
     """
     previous, STATE.group = STATE.group, group
@@ -1165,9 +1165,9 @@ def _attempt(
     except DivergenceSignal as signal:
         fallback = (str(signal), signal)
     except Exception as exc:
-        if group.active is None:
-            raise
-        fallback = (f"{type(exc).__name__} raised in divergent code", exc)
+        # even with every thread active: a thread that runs alone may meet an error before
+        # the others have written what the block wrote in step (the per-thread tier's order)
+        fallback = (f"{type(exc).__name__} raised", exc)
     finally:
         if group.active is not None:
             np.seterr(**group.saved_err)
