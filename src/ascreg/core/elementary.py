@@ -275,20 +275,29 @@ class _Function:
     def _float_chunk(self, lanes: Lanes, result: Lanes, wide: Lanes, ftz: bool) -> None:
         """Write the float32 *lanes*' results into *result*; *wide*: float64 scratch of their size.
 
-        The bulk path: when every input is in :attr:`_fast_from` (no flush has work, every
-        result is normal, zero, inf or NaN), numpy's float64 value is rounded and proven by the
+        The bulk path: for the inputs in :attr:`_fast_from` (no flush has work, every result
+        is normal, zero, inf or NaN), numpy's float64 value is rounded and proven by the
         integer test of :func:`ascreg.core.rounding.float32_undecided` (two in-place passes
-        and one reduction); the rare undecided lanes are settled exactly. Otherwise the chunk
-        goes by :meth:`_proven`, the same results by the interval test.
+        and one reduction); the rare undecided lanes are settled exactly. The other inputs go
+        by :meth:`_proven` (the same results by the interval test): on their own when they are
+        few (one lane in :data:`SLOW_SHARE` or fewer), else with the whole chunk.
         """
-        if _any(lanes < self._fast_from):  # a NaN compares False: it is fast
-            result[...] = self._proven(lanes, ftz)
-            return
+        outside = lanes < self._fast_from  # a NaN compares False: it is fast
+        few = None
+        if _any(outside):
+            few = np.flatnonzero(outside)
+            if few.size * SLOW_SHARE > lanes.size:
+                result[...] = self._proven(lanes, ftz)
+                return
         self.fast(lanes, out=wide, dtype=np.float64)
+        if few is not None:
+            wide[few] = 1.0  # a decided value in their place: their results come below
         result[...] = wide  # one rounding to float32 (overflow: inf)
         undecided = rounding.float32_undecided(wide)
         if undecided is not None:
             _settle(self.name, lanes, result, undecided)
+        if few is not None:
+            result[few] = self._proven(lanes[few], ftz)
 
     @property
     def _fast_from(self) -> Lanes:
@@ -327,6 +336,9 @@ CHUNK = 1 << 15
 """Float32 lanes per chunk of the bulk path: the chunk's float64 values (256 KiB) stay in the
 cache between the passes over them, and no temporary is large enough for the allocator to map
 and unmap it on every call (what made 2**20 unchunked lanes cost 8 ms instead of 1.2 ms)."""
+SLOW_SHARE = 8
+"""A bulk chunk whose inputs outside the fast range are at most one in this many takes them
+aside (:meth:`_Function._float_chunk`); more, and the whole chunk goes by the interval test."""
 BULK_FROM = 1 << 13
 """Float32 lanes from which the bulk path (:meth:`_Function._float_chunk`) is taken: below,
 the interval test's fewer numpy calls win (one register: 2.4 us against 4 us); above, the
