@@ -247,6 +247,30 @@ class _OwnerHook:
         self.highs.clear()
         self._owner[:] = UNWRITTEN
 
+    def record_apart(self, spans: list[tuple[int, int, int]]) -> bool:
+        """Note the writes ``(start, end, block)`` of several blocks at once, if none can race.
+
+        That is when no two of them overlap and none meets a byte written before (then
+        :meth:`record`, span by span, would only note each); False (nothing noted) otherwise.
+        """
+        if self.memory.scatter is not None:
+            return False
+        ordered = sorted(spans)
+        end = -1
+        for start, stop, _block in ordered:
+            if start < end or self._written_near(start, stop):
+                return False
+            end = stop
+        self.pending.extend((start, stop, block + 1) for start, stop, block in ordered)
+        low = high = -1
+        for start, stop, _block in ordered:  # the written ranges: touching spans joined first
+            if start > high:
+                self._cover(low, high)
+                low = start
+            high = max(high, stop)
+        self._cover(low, high)
+        return True
+
     def record(self, start: int, end: int) -> None:
         """Mark ``[start, end)`` as written by the check's current block; raise on another's."""
         me = self.check.block

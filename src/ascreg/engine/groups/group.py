@@ -447,10 +447,16 @@ class Group:
             writes = [(starts, ends) for starts, ends, write in spans if write]
             if hook is None or not writes:
                 continue
-            for k in range(self.count):  # a block's writes joined where they meet
-                self.races.block = self.first + k
-                for start, end in _joined([(int(s[k]), int(e[k])) for s, e in writes]):
-                    hook.record(start, end)
+            spans = [  # each block's writes joined where they meet
+                (start, end, self.first + k)
+                for k in range(self.count)
+                for start, end in _joined([(int(s[k]), int(e[k])) for s, e in writes])
+            ]
+            if hook.record_apart(spans):
+                continue
+            for start, end, block in spans:
+                self.races.block = block
+                hook.record(start, end)
 
     def written(self) -> list[tuple[Memory, int, np.ndarray[Any, Any]]]:
         """Return the GM bytes the group wrote, as they are now (the first-launch check)."""
@@ -544,6 +550,11 @@ def _no_sharing(spans: list[tuple[Lanes, Lanes, bool]], count: int) -> None:
     writes = [(s, e) for s, e, w in spans if w]
     if not reads or not writes:
         return
+    low = np.concatenate([s for s, _ in writes]).min()
+    high = np.concatenate([e for _, e in writes]).max()
+    below = np.concatenate([e for _, e in reads]) <= low
+    if (below | (np.concatenate([s for s, _ in reads]) >= high)).all():
+        return  # every read lies below or above every write (input and output buffers)
     blocks = np.arange(1, count + 1, dtype=np.int64)
     w_start, w_end, w_block = _flat(writes, blocks)
     r_start, r_end, r_block = _flat(reads, blocks)
