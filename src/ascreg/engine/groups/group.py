@@ -447,14 +447,14 @@ class Group:
             writes = [(starts, ends) for starts, ends, write in spans if write]
             if hook is None or not writes:
                 continue
-            spans = [  # each block's writes joined where they meet
+            claimed = [  # each block's writes joined where they meet
                 (start, end, self.first + k)
                 for k in range(self.count)
                 for start, end in _joined([(int(s[k]), int(e[k])) for s, e in writes])
             ]
-            if hook.record_apart(spans):
+            if hook.record_apart(claimed):
                 continue
-            for start, end, block in spans:
+            for start, end, block in claimed:
                 self.races.block = block
                 hook.record(start, end)
 
