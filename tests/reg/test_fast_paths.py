@@ -14,6 +14,7 @@ from ascreg import CMPMODE, LoadDist, Ref, Reg, UnifiedBuffer, float32_t, half, 
 from ascreg.core import masks as mask_core
 from ascreg.errors import (
     AlignmentError,
+    AscregError,
     AscregTypeError,
     IllegalDtypeError,
     NegativeShiftError,
@@ -201,3 +202,20 @@ def test_a_loop_carrying_a_compare_mask_reads_what_the_eager_compare_left() -> N
     expected[1:] = np.where(rows[:-1] > 150, rows[1:], 0)
     assert np.array_equal(dst.read(512).reshape(4, 128), expected)
     assert np.array_equal(gt.active(uint16_t), rows[3] > 150)
+
+
+def test_numpy_scalars_are_converted_once_per_type_and_bits() -> None:
+    """A numpy scalar operand's conversion is kept by its type and bits: -0.0 is not 0.0, a
+    float16 1/3 is not a float32 1/3, and an out-of-range integer raises on every call."""
+    dst, full = Reg.RegTensor[half](), Reg.CreateMask[half]()
+    for value, want in [
+        (np.float32(0.0), 0.0), (np.float32(-0.0), -0.0), (np.float32(1 / 3), np.float16(1 / 3)),
+        (np.float16(1 / 3), np.float16(1 / 3)), (np.float64(1 / 3), np.float16(1 / 3)),
+    ]:  # fmt: skip
+        Reg.Duplicate(dst, value, full)
+        got = dst.get()[0]
+        assert got == want and np.signbit(got) == np.signbit(want), (value, got)
+    small = Reg.RegTensor[int16_t]()
+    for _ in range(2):
+        with pytest.raises(AscregError, match="outside"):
+            Reg.Duplicate(small, np.int64(1 << 20), Reg.CreateMask[int16_t]())

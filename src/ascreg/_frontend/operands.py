@@ -326,8 +326,12 @@ def scalar(
     ascreg.errors.AscregTypeError: value must be a scalar, got list of 2 values ([1, 2])
     """
     kind = type(value)
-    if kind is int or kind is float:  # a Python number: converted once per value and type
-        key = (dtype, kind, value, math.copysign(1.0, value) if kind is float else 0)  # -0.0 != 0.0
+    if kind is int or kind is float or kind in _NUMPY_SCALARS:  # converted once per value and type
+        key = (
+            (dtype, kind, value, math.copysign(1.0, value) if kind is float else 0)  # -0.0 != 0.0
+            if kind is int or kind is float
+            else (dtype, kind, value.tobytes())  # a numpy scalar: its bits (NaN payloads too)
+        )
         converted = _CONVERTED.get(key)
         if converted is None:
             converted = to_dtype(value, dtype)
@@ -347,6 +351,11 @@ def scalar(
 
 
 _CONVERTED: dict[tuple[Any, ...], Any] = {}
+_NUMPY_SCALARS = frozenset(
+    {np.float16, np.float32, np.float64, np.int8, np.int16, np.int32, np.int64, np.uint8}
+    | {np.uint16, np.uint32, np.uint64, np.bool_}
+)
+"""The numpy scalar types :func:`scalar` converts once per value (``np.float32(1.0)`` in a loop)."""
 
 
 def template_scalar(op: Any, value: Any, dtype: type[Scalar], role: str = "scalar") -> Any:

@@ -23,7 +23,7 @@ import numpy as np
 from ascreg._dtypes import bfloat16_t
 from ascreg.core.bitwise import bitwise
 from ascreg.core.elementary import divide
-from ascreg.core.fpenv import quiet
+from ascreg.core.fpenv import IGNORE, STATE, quiet
 
 _BFLOAT16 = bfloat16_t.np_dtype  # compared by equality: dtype.name is slow in numpy
 
@@ -147,10 +147,13 @@ def _widened(op: Callable[[Lanes, Lanes], Lanes]) -> Callable[[Lanes, Lanes], La
     def run(a: Lanes, b: Lanes) -> Lanes:
         if a.dtype.kind in "iu":  # integers wrap without a warning: no error state to set
             return op(a, b)
-        with quiet():  # IEEE overflow/NaN results are data, not warnings
+        token = STATE.set(IGNORE)  # IEEE overflow/NaN results are data, not warnings
+        try:
             if a.dtype == _BFLOAT16:
                 return op(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
             return op(a, b)
+        finally:
+            STATE.reset(token)
 
     return run
 
