@@ -122,10 +122,8 @@ def zero_masked(values: Lanes, active: Lanes) -> Lanes:
     >>> zero_masked(np.array([5, 6], np.int8), np.array([False, True]))
     array([0, 6], dtype=int8)
     """
-    if id(active) in _ALL_ON_IDS and (
-        active.shape == values.shape or active.shape == values.shape[-1:]
-    ):
-        return values  # every lane on (of each row of a batch): nothing to zero
+    if id(active) in _ALL_ON_IDS and active.shape == values.shape[values.ndim - active.ndim :]:
+        return values  # every lane on (of each row of a batch, each block of a group)
     if (
         values.size >= _WHOLE_TEST_FROM
         and active.size <= values.size
