@@ -546,3 +546,26 @@ def test_the_exact_paths_rounding_is_the_fraction_rounding(
         got = elementary._round_ratio(value.numerator, value.denominator, p, emin, emax)
         want = round_fraction(value, p, emin, emax)
         assert got == want and np.copysign(1, got) == np.copysign(1, want), (value, p)
+
+
+@pytest.mark.parametrize("dtype", [F32, F16], ids=["float", "half"])
+@pytest.mark.parametrize("size", [64, elementary._JOINED_UP_TO + 1])
+def test_the_flush_test_finds_zeros_and_subnormals_only(dtype: Any, size: int) -> None:
+    """Division's test for a flush (:func:`elementary._zero_or_subnormal`), small and large:
+    every zero and subnormal pattern (either sign) is found in any operand, no normal,
+    infinite or NaN one is."""
+    unsigned, bits = UNSIGNED[dtype], 8 * dtype.itemsize
+    fraction = 23 if dtype == F32 else 10
+    smallest_normal, top = 1 << fraction, 1 << (bits - 1)
+    found = [0, 1, smallest_normal - 1, smallest_normal // 2]
+    missed = [smallest_normal, smallest_normal + 1, top - 1, top - smallest_normal, 1 << (bits - 2)]
+    ones = np.ones(size, dtype)
+    for pattern, want in [(p, True) for p in found] + [(p, False) for p in missed]:
+        for sign in (0, top):
+            lanes = ones.copy()
+            lanes.view(unsigned)[size // 2] = pattern | sign
+            for operands in ((lanes,), (ones, lanes), (ones, ones, lanes)):
+                assert elementary._zero_or_subnormal(*operands) is want, (
+                    hex(pattern | sign),
+                    len(operands),
+                )

@@ -152,11 +152,17 @@ def _float_divide(a: Lanes, b: Lanes, ftz: bool) -> Lanes:
         STATE.reset(token)
 
 
-_EXPONENT_BITS: dict[np.dtype[Any], tuple[np.dtype[Any], Lanes]] = {
-    np.dtype(np.float16): (np.dtype(np.uint16), np.array(0x7C00, np.uint16)),
-    np.dtype(np.float32): (np.dtype(np.uint32), np.array(0x7F800000, np.uint32)),
+_EXPONENT_BITS: dict[np.dtype[Any], tuple[np.dtype[Any], Lanes, Any]] = {
+    np.dtype(np.float16): (np.dtype(np.uint16), np.array(0x7C00, np.uint16), np.uint16(0x0800)),
+    np.dtype(np.float32): (
+        np.dtype(np.uint32),
+        np.array(0x7F800000, np.uint32),
+        np.uint32(0x01000000),
+    ),
 }
-"""Per format: its bits as unsigned and the exponent field."""
+"""Per format: its bits as unsigned, the exponent field, and the smallest normal magnitude's
+bits shifted left by one (the sign shifted out: a smaller shifted pattern is a zero or a
+subnormal)."""
 
 
 def _zero_or_subnormal(*arrays: Lanes) -> bool:
@@ -165,13 +171,12 @@ def _zero_or_subnormal(*arrays: Lanes) -> bool:
     Their exponent fields are tested with integer operations (numpy's half comparisons are
     slow): a zero field is a zero or a subnormal.
     """
-    unsigned, exponent = _EXPONENT_BITS[arrays[0].dtype]
+    unsigned, exponent, smallest = _EXPONENT_BITS[arrays[0].dtype]
     if arrays[0].size <= _JOINED_UP_TO:  # small: one joined test costs fewer calls
         fields = np.concatenate(arrays, axis=None).view(unsigned) & exponent
         return bool(np.count_nonzero(fields) != fields.size)
     for lanes in arrays:  # large: a joined copy would be a fresh, page-faulting array
-        fields = np.ascontiguousarray(lanes).view(unsigned) & exponent
-        if np.count_nonzero(fields) != fields.size:
+        if (np.ascontiguousarray(lanes).view(unsigned) << 1).min() < smallest:
             return True
     return False
 
