@@ -209,11 +209,13 @@ class Group:
         space = id(gm)
         tracked = gm_starts if self.every_block_gm else gm_starts[:1]
         # one test of each side's span instead of one per burst, as a multi-burst copy does
-        hulls = (
-            (UB, int(ub_starts[0]), end, into_ub),
-            (space, int(tracked.min()), int(tracked.max()) + length, not into_ub),
+        free = ub_starts.size > 1 and tracker.copy_free(
+            pipe,
+            (
+                (UB, int(ub_starts[0]), end, into_ub),
+                (space, int(tracked.min()), int(tracked.max()) + length, not into_ub),
+            ),
         )
-        free = ub_starts.size > 1 and tracker.copy_free(pipe, hulls)
         for ub_start, column in zip(ub_starts.tolist(), tracked.T.tolist(), strict=True):
             ub_end = ub_start + ub_length
             if into_ub:

@@ -233,8 +233,9 @@ class BlockGmPtr(GmPtr[Any]):
         ptr.memory, ptr.dtype, ptr.block = base.memory, base.dtype, base.block
         start = base.addresses if isinstance(base, BlockGmPtr) else base.address
         ptr.addresses = start + nbytes
-        # the same move for every block keeps the blocks' offsets from each other
-        ptr.layout = base.layout if isinstance(base, BlockGmPtr) and nbytes.ndim == 0 else None
+        # the same move for every block keeps the blocks' offsets from each other: worked out
+        # once for the pointer a tile loop indexes (``xGm[i * n]``), not once per tile
+        ptr.layout = base.relative() if isinstance(base, BlockGmPtr) and nbytes.ndim == 0 else None
         return ptr
 
     def relative(self) -> BlockLayout:
