@@ -1048,6 +1048,37 @@ class Doubler:
                 store_at(dst, r, i * L16, mask)
 
 
+class _PrivateScaler:
+    """A kernel class whose __VEC_SCOPE__ loop reads private names (mangled by the class)."""
+
+    def __init__(self, times: int) -> None:
+        self.__times = times
+
+    @__aicore__
+    def run(self, dst: Any, src: Any, n: int) -> None:
+        with __VEC_SCOPE__:
+            r = Reg.RegTensor[uint16_t]()
+            mask = Reg.CreateMask[uint16_t]()
+            for i in range(n):
+                Reg.LoadAlign(r, src + i * L16)
+                Reg.Muls(r, r, self.__times, mask)
+                Reg.StoreAlign(dst + i * L16, r, mask)
+
+
+def test_a_batched_method_reads_its_private_names(caplog: pytest.LogCaptureFixture) -> None:
+    def scenario(ub: UnifiedBuffer) -> Any:
+        src, dst = ub.alloc(uint16_t, 4 * L16), ub.alloc(uint16_t, 4 * L16)
+        src.write(np.arange(4 * L16))
+        with block(BlockContext()) as ctx:
+            ctx.ub = ub
+            _PrivateScaler(3).run(dst, src, 4)
+        return dst.read(4 * L16)
+
+    result, error, lines = differential(scenario, caplog)
+    assert not error and ran_batched(lines), lines
+    np.testing.assert_array_equal(result, np.arange(4 * L16) * 3)
+
+
 def test_a_loop_calling_aicore_helpers_template_ones_and_methods_runs_batched(
     caplog: pytest.LogCaptureFixture,
 ) -> None:

@@ -59,7 +59,7 @@ class Sizes:
         # the same value either way
         self.unchanged = tiling.factor if idx < 0 else tiling.factor + 0
 
-    def private(self) -> int:  # a mangled name: no twin for this method
+    def private(self) -> int:  # a private name: its twin mangles it as the class does
         return 1 if self.length else self.__hidden  # type: ignore[no-any-return]
 
 
@@ -89,9 +89,18 @@ def test_a_twin_gives_each_block_what_the_code_gives_it(
     assert sizes.__code__.co_name == "sizes" and Sizes.Init.__code__ is not twin_code(Sizes.Init)
 
 
-def test_code_a_twin_cannot_keep_has_none() -> None:
-    assert twin_code(Sizes.private) is None
+def test_a_twin_of_a_method_reads_its_private_names() -> None:
+    obj = Sizes()
+    obj.length = BlockLanes(np.array([0, 5, 0]))  # type: ignore[assignment]
+    obj._Sizes__hidden = 7  # type: ignore[attr-defined]
+    with twins([Sizes.private]):  # type: ignore[list-item]
+        got = obj.private()
+    MERGED.clear()
+    assert twin_code(Sizes.private) is not None
+    assert got.values.tolist() == [7, 1, 7]  # type: ignore[attr-defined]
 
+
+def test_code_a_twin_cannot_keep_has_none() -> None:
     def calls(idx: Any) -> Any:
         return print(idx) if idx else 0  # a branch that acts: not rewritten
 

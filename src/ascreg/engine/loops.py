@@ -764,7 +764,14 @@ def _warn_unavailable(func: Any) -> None:
 def _compile(
     func: types.FunctionType, definition: ast.FunctionDef, helpers: dict[str, Callable[..., Any]]
 ) -> Callable[..., Any]:
-    """Compile the rewritten *definition* with *func*'s globals, closure and defaults."""
+    """Compile the rewritten *definition* with *func*'s globals, closure and defaults.
+
+    A method's private names (``self.__scale``) are mangled as its class body would have
+    compiled them (:class:`_Mangled`): compiled here, outside the class, they would not be.
+    """
+    owner = _owner_class(func)
+    if owner:
+        definition = _Mangled(owner).visit(definition)
     free = list(func.__code__.co_freevars)
     outer = ast.parse(f"def __ascreg_factory__({', '.join([*free, *helpers])}): pass").body[0]
     assert isinstance(outer, ast.FunctionDef)
@@ -783,6 +790,53 @@ def _compile(
     rewritten.__kwdefaults__ = func.__kwdefaults__
     rewritten.__qualname__ = func.__qualname__
     return rewritten
+
+
+def _owner_class(func: types.FunctionType) -> str:
+    """Return the name of the class *func* is defined in (its qualified name says), or ""."""
+    parts = func.__qualname__.split(".")
+    return parts[-2] if len(parts) > 1 and parts[-2] != "<locals>" else ""
+
+
+_INJECTED = "__ascreg"
+
+
+class _Mangled(ast.NodeTransformer):
+    """Rename private names (``__x``, not ``__x__``) to ``_Class__x``, as CPython does.
+
+    Examples
+    --------
+    >>> tree = ast.parse("self.__scale = __limit + self.size")
+    >>> ast.unparse(_Mangled("_Kernel").visit(tree))
+    'self._Kernel__scale = _Kernel__limit + self.size'
+    """
+
+    def __init__(self, owner: str) -> None:
+        self.prefix = "_" + owner.lstrip("_")
+
+    def _private(self, name: str) -> str:
+        if self.prefix == "_" or not name.startswith("__") or name.endswith("__"):
+            return name  # (a class named only by underscores mangles nothing)
+        if name.startswith(_INJECTED):
+            return name  # the names the loop rewrite adds (``__ascreg_error``)
+        return self.prefix + name
+
+    def visit_Name(self, node: ast.Name) -> ast.Name:
+        node.id = self._private(node.id)
+        return node
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        node.attr = self._private(node.attr)
+        return self.generic_visit(node)
+
+    def visit_arg(self, node: ast.arg) -> ast.AST:
+        node.arg = self._private(node.arg)
+        return self.generic_visit(node)
+
+    def visit_keyword(self, node: ast.keyword) -> ast.AST:
+        if node.arg is not None:
+            node.arg = self._private(node.arg)
+        return self.generic_visit(node)
 
 
 def explain(func: Callable[..., Any]) -> list[str]:

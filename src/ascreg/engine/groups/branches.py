@@ -182,7 +182,7 @@ def twin_code(func: types.FunctionType) -> types.CodeType | None:
 def _compile_twin(func: types.FunctionType) -> types.CodeType | None:
     """Rewrite *func*'s source (as the batched loops' rewrite reads and compiles it)."""
     parsed = loops._source(func)
-    if parsed is None or any(_mangled(node) for node in ast.walk(parsed[0])):
+    if parsed is None:
         return None
     rewriter = _Rewriter()
     definition = rewriter.visit(parsed[0])
@@ -193,12 +193,6 @@ def _compile_twin(func: types.FunctionType) -> types.CodeType | None:
     except (SyntaxError, ValueError):
         return None
     return twin if twin.co_freevars == func.__code__.co_freevars else None
-
-
-def _mangled(node: ast.AST) -> bool:
-    """Say whether *node* is a private name (``self.__size``): only its class body compiles it."""
-    name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
-    return isinstance(name, str) and name.startswith("__") and not name.endswith("__")
 
 
 def _pure(*nodes: ast.AST) -> bool:
