@@ -51,9 +51,12 @@ def launcher(size: int) -> Any:
 
 
 def _sorted(rows: Any) -> Any:
-    """Edge rows ``(x, y, strength)`` ordered by y, x, strength (``edge_pixel_less``)."""
+    """Edge rows ``(x, y, strength)`` ordered by y, x, strength (``edge_pixel_less``).
+
+    The three 16-bit fields make one 48-bit key: one sort instead of ``lexsort``'s three.
+    """
     rows = np.asarray(rows, dtype=np.int64).reshape(-1, 3)
-    return rows[np.lexsort((rows[:, 2], rows[:, 0], rows[:, 1]))]
+    return rows[np.argsort((rows[:, 1] << 32) | (rows[:, 0] << 16) | rows[:, 2])]
 
 
 def golden(pixels: Any) -> Any:
