@@ -28,9 +28,10 @@ from ascreg.c_api import (
     asc_sync_notify,
     asc_sync_wait,
 )
+from ascreg.engine import plans
 from ascreg.errors import AscregError, PolicyError
 from ascreg.machine.kernel import __simd_vf__
-from ascreg.machine.trace import RECORDING
+from ascreg.machine.trace import GENERATION, RECORDING
 from ascreg.profile import Profile
 from profile_kernels import TILE, record
 
@@ -82,6 +83,41 @@ def test_a_batched_loop_yields_one_slice_per_op() -> None:
     assert vf_groups(prof) == [PIPELINE_VF] * 3  # the first runs batched, the others replay
     names = [s.name for s in prof.timeline.blocks[0].slices if s.kind == "group"]
     assert names == [name for name, _ in PIPELINE_VF] * 3
+
+
+def test_a_later_profile_replays_the_plans_an_earlier_one_saw_recorded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    first = record.__wrapped__(3, 1)
+    attempts: list[int] = []
+    real = plans._attempt
+    monkeypatch.setattr(plans, "_attempt", lambda *a, **k: attempts.append(1) or real(*a, **k))
+    second = record.__wrapped__(3, 1)
+    assert vf_groups(second) == vf_groups(first) == [PIPELINE_VF] * 3
+    assert not attempts  # no batched run: the first profile's plans replay, their ops counted
+
+
+def test_a_profile_does_not_replay_plans_recorded_unprofiled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    gm = GlobalMemory()
+    x, y = gm.alloc(float32_t, 2 * TILE), gm.alloc(float32_t, 2 * TILE)
+    x.write(np.arange(2 * TILE, dtype=np.float32))
+    attempts: list[int] = []
+    real = plans._attempt
+    GENERATION[0] += 1  # a fresh table of loops: no plan recorded so far is counted
+    runner = profile_kernels.double_vf.__ascreg_runner__  # type: ignore[attr-defined]
+    for site in runner[0].__ascreg_sites__:
+        site.plans.clear()  # (and none of them replays: the unprofiled run records anew)
+        if site.whole is not None:
+            site.whole.plans.clear()
+    try:
+        profile_kernels.pipeline[1, 0, None](x, y, 2, 1, ())  # plans recorded by no profile
+        monkeypatch.setattr(plans, "_attempt", lambda *a, **k: attempts.append(1) or real(*a, **k))
+        assert vf_groups(record.__wrapped__(2, 1)) == [PIPELINE_VF] * 2
+    finally:
+        GENERATION[0] -= 1
+    assert attempts  # their ops were never counted: the loop runs batched once more
 
 
 def test_eager_and_batched_runs_give_the_same_schedule() -> None:

@@ -73,7 +73,7 @@ from ascreg.machine.memory import Allocation, Memory, Pointer
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor, plain_class, storage
 from ascreg.machine.sync import Pipe
-from ascreg.machine.trace import RECORDING, STARTS
+from ascreg.machine.trace import GENERATION, RECORDING
 
 ENABLED = os.environ.get("ASCREG_PLANS", "1") != "0"
 """False when ``ASCREG_PLANS=0`` (loops then run batched every time, recording no plans)."""
@@ -436,8 +436,9 @@ class Plan:
         """The inputs it was recorded (or translated) for, their ``Ref`` values, its range."""
         self.values = values or []
         self.iterations = iterations
-        self.made = STARTS[0]
-        """The profiles started when it was recorded (:data:`ascreg.machine.trace.STARTS`)."""
+        self.made = GENERATION[0] if RECORDING else -1
+        """The profiler's generation when a profile saw it recorded, else -1
+        (:data:`ascreg.machine.trace.GENERATION`)."""
 
     def translated(self, inputs: tuple[Any, ...], iterations: range) -> Plan | None:
         """Return this plan for *inputs* that differ from its own only in their memories.
@@ -520,8 +521,8 @@ def _replay(site: Site, iterations: Any, inputs: tuple[Any, ...]) -> tuple[Any, 
     if _STACK and _STACK[-1].pipe is not Pipe.PIPE_V:
         return None  # an op would refuse to run outside a VF: let the body say so
     plans = site.plans
-    if RECORDING:  # a profile records: only the plans whose ops it saw run replay
-        plans = [plan for plan in plans if plan.made == STARTS[0]]
+    if RECORDING:  # a profile records: only the plans whose ops the profiler's table holds
+        plans = [plan for plan in plans if plan.made == GENERATION[0]]
     for plan in plans:
         if plan.guard(iterations, inputs):
             break
@@ -874,8 +875,8 @@ def _replay_whole(whole: Whole, args: tuple[Any, ...]) -> bool:
     module = whole.func.__globals__
     plans = whole.plans
     for chosen in plans:
-        if RECORDING and chosen.plan.made != STARTS[0]:
-            continue  # made before the profile that records: it has not seen its ops
+        if RECORDING and chosen.plan.made != GENERATION[0]:
+            continue  # recorded when no profile saw its ops
         if chosen.guard(args, module):
             break
     else:

@@ -21,7 +21,7 @@ iterations it stands for (``count``) and whether it touched a block's UB (``watc
 that completes, batched or replayed from a recorded plan, reports its UB accesses to the block
 (``BlockContext.access_rows``), one that is undone does not. A replay calls no forwarder: the
 recorder counts for it the ops that the batched run of the same loop (the same VF code and the
-same pattern of UB accesses) recorded.
+same pattern of UB accesses) recorded, in this profile or an earlier one.
 
 Examples
 --------
@@ -33,11 +33,14 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["RECORDING", "STARTS"]
+__all__ = ["GENERATION", "RECORDING"]
 
 RECORDING: list[Any] = []
 """The recorder of the running profile (at most one), or empty: nothing is recorded."""
-STARTS = [0]
-"""How many profiles have started. A recorded plan of the engine (:mod:`ascreg.engine.plans`)
-keeps the count it was made under; while a profile records, only the plans made under it
-replay: the recorder counts a replay by the ops it saw the loop's batched run call."""
+GENERATION = [0]
+"""The generation of the profiler's table of what each batched loop's ops are (emptied when it
+grows too large). A recorded plan of the engine (:mod:`ascreg.engine.plans`) keeps the
+generation it was recorded under while a profile recorded (-1 when none did); while a profile
+records, only the plans of the running generation replay: the recorder counts a replay by the
+ops it saw the loop's batched run call, in this profile or an earlier one.
+"""

@@ -43,7 +43,7 @@ from ascreg.machine.block import _STACK, BlockContext
 from ascreg.machine.memory import Pointer
 from ascreg.machine.registers import BATCHING, VL, MaskReg, RegTensor, RegTraitNumTwo
 from ascreg.machine.sync import COPY_PIPES, UB, LoopAccess, Pipe, PipeTracker
-from ascreg.machine.trace import RECORDING, STARTS
+from ascreg.machine.trace import GENERATION, RECORDING
 
 PIPE_S, PIPE_V = Pipe.PIPE_S, Pipe.PIPE_V
 WARP = 32
@@ -549,6 +549,10 @@ _PROTOS: dict[Any, Group] = {}
 """The group (its op, line, dtype, lanes) of each op call met so far, by :func:`call_key`: made
 once, copied into each VF call (and each profile) that makes the call again."""
 _MAX_PROTOS = 1 << 14
+_LOOPS: dict[Any, Any] = {}
+"""The ops each batched loop's batched run called, met in any profile so far (emptied with
+:data:`_PROTOS`): a loop replayed in a later profile counts them without running batched
+again (:data:`ascreg.machine.trace.GENERATION`)."""
 _NAMES_AT: dict[tuple[Any, ...], str] = {}
 """The public call (:func:`entry_name`) made by each calling instruction met so far."""
 
@@ -736,10 +740,14 @@ class Recorder:
     def __init__(self) -> None:
         self.records: list[BlockRecord] = []
         self.bare: BlockRecord | None = None
-        self.plans: dict[Any, Any] = {}
         if len(_PROTOS) > _MAX_PROTOS:
             _PROTOS.clear()
             _NAMES_AT.clear()
+            _LOOPS.clear()
+            GENERATION[0] += 1  # the engine's plans recorded before replay no more
+        self.plans: dict[Any, Any] = _LOOPS
+        """The ops each batched loop's batched run called, by its VF, line and access pattern
+        (:data:`_LOOPS`, for the loop's replays)."""
         self.protos: dict[Any, Group] = _PROTOS
         """The ops of each batched loop by its VF and access pattern (for its replays)."""
         self._last: tuple[str, int, int] | None = None
@@ -753,7 +761,6 @@ class Recorder:
             raise AscregError(
                 "another profile is recording: profiles do not nest", call="ascreg.profile"
             )
-        STARTS[0] += 1  # the engine's plans from before replay no more while this records
         RECORDING.append(self)
 
     def stop(self) -> None:
