@@ -1031,11 +1031,15 @@ def store_at(dst: Any, reg: Any, offset: Any, mask: Any) -> None:
 
 
 class Doubler:
-    """A kernel class whose __VEC_SCOPE__ loop calls its own ``__aicore__`` method."""
+    """A kernel class whose __VEC_SCOPE__ loop calls its own ``__aicore__`` method with a
+    private attribute (a name its class mangles)."""
+
+    def __init__(self) -> None:
+        self.__times = 2
 
     @__aicore__
-    def twice(self, reg: Any, mask: Any) -> None:
-        Reg.Add(reg, reg, reg, mask)
+    def scale(self, reg: Any, times: int, mask: Any) -> None:
+        Reg.Muls(reg, reg, times, mask)
 
     @__aicore__
     def run(self, dst: Any, src: Any, n: int) -> None:
@@ -1044,39 +1048,8 @@ class Doubler:
             mask = Reg.CreateMask[uint16_t]()
             for i in range(n):
                 load_for[uint16_t](r, src, uint32_t(i) * L16)
-                self.twice(r, mask)
+                self.scale(r, self.__times, mask)
                 store_at(dst, r, i * L16, mask)
-
-
-class _PrivateScaler:
-    """A kernel class whose __VEC_SCOPE__ loop reads private names (mangled by the class)."""
-
-    def __init__(self, times: int) -> None:
-        self.__times = times
-
-    @__aicore__
-    def run(self, dst: Any, src: Any, n: int) -> None:
-        with __VEC_SCOPE__:
-            r = Reg.RegTensor[uint16_t]()
-            mask = Reg.CreateMask[uint16_t]()
-            for i in range(n):
-                Reg.LoadAlign(r, src + i * L16)
-                Reg.Muls(r, r, self.__times, mask)
-                Reg.StoreAlign(dst + i * L16, r, mask)
-
-
-def test_a_batched_method_reads_its_private_names(caplog: pytest.LogCaptureFixture) -> None:
-    def scenario(ub: UnifiedBuffer) -> Any:
-        src, dst = ub.alloc(uint16_t, 4 * L16), ub.alloc(uint16_t, 4 * L16)
-        src.write(np.arange(4 * L16))
-        with block(BlockContext()) as ctx:
-            ctx.ub = ub
-            _PrivateScaler(3).run(dst, src, 4)
-        return dst.read(4 * L16)
-
-    result, error, lines = differential(scenario, caplog)
-    assert not error and ran_batched(lines), lines
-    np.testing.assert_array_equal(result, np.arange(4 * L16) * 3)
 
 
 def test_a_loop_calling_aicore_helpers_template_ones_and_methods_runs_batched(

@@ -192,53 +192,35 @@ def test_a_block_reading_another_blocks_bytes_runs_in_block_order(
 
 @__global__
 @__vector__
-def same_bytes(x: GmPtr[float32_t]) -> None:
+def same_bytes(x: GmPtr[float32_t], ways: int) -> None:
+    """Block k writes the floats at ``blocks + k % ways``: the same for blocks *ways* apart."""
     local = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 64]()
     gm = GlobalTensor[float32_t]()
     gm.SetGlobalBuffer(x)
     DataCopy(local, gm[GetBlockIdx() * 64], 64)
     PipeBarrier[PIPE_ALL]()
-    DataCopy(gm[GetBlockNum() * 64], local, 64)  # every block writes the same floats
+    DataCopy(gm[(GetBlockNum() + GetBlockIdx() % ways) * 64], local, 64)
+
+
+def _race(ways: int) -> str:
+    x = GlobalMemory().alloc(float32_t, (5 + ways) * 64)
+    with pytest.raises(SyncError) as error:
+        same_bytes[4, 0, None](x, ways)
+    return str(error.value)
 
 
 def test_a_cross_block_race_is_reported_as_one_at_a_time(without_groups: Any) -> None:
-    def run() -> str:
-        x = GlobalMemory().alloc(float32_t, 5 * 64)
-        with pytest.raises(SyncError) as error:
-            same_bytes[4, 0, None](x)
-        return str(error.value)
-
-    assert run() == without_groups(run)
-    assert "block 1 writes" in run()
-
-
-@__global__
-@__vector__
-def every_other_block(x: GmPtr[float32_t]) -> None:
-    local = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 64]()
-    gm = GlobalTensor[float32_t]()
-    gm.SetGlobalBuffer(x)
-    DataCopy(local, gm[GetBlockIdx() * 64], 64)
-    PipeBarrier[PIPE_ALL]()
-    DataCopy(gm[(GetBlockNum() + GetBlockIdx() % 2) * 64], local, 64)  # blocks k and k + 2
+    assert _race(1) == without_groups(lambda: _race(1))
+    assert "block 1 writes" in _race(1)
 
 
 def test_a_race_with_a_block_of_an_earlier_group_is_reported_as_one_at_a_time(
     without_groups: Any, monkeypatch: pytest.MonkeyPatch, group_log: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setattr(groups, "GROUP_BLOCKS", 2)  # blocks 0-1, then 2-3: no race inside one
-
-    def run() -> str:
-        x = GlobalMemory().alloc(float32_t, 6 * 64)
-        with pytest.raises(SyncError) as error:
-            every_other_block[4, 0, None](x)
-        return str(error.value)
-
-    assert run() == without_groups(run)
-    assert "block 2 writes" in run()
-    assert "every_other_block: blocks 0-1 ran as one group" in _grouped(
-        group_log, "every_other_block"
-    )
+    assert _race(2) == without_groups(lambda: _race(2))
+    assert "block 2 writes" in _race(2)
+    assert "same_bytes: blocks 0-1 ran as one group" in _grouped(group_log, "same_bytes")
 
 
 SEEN: list[int] = []
