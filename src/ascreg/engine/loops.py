@@ -793,9 +793,22 @@ def _compile(
 
 
 def _owner_class(func: types.FunctionType) -> str:
-    """Return the name of the class *func* is defined in (its qualified name says), or ""."""
-    parts = func.__qualname__.split(".")
-    return parts[-2] if len(parts) > 1 and parts[-2] != "<locals>" else ""
+    """Return the name of the innermost class *func* is defined in, or "" (none).
+
+    Its qualified name says: a part followed by ``<locals>`` is a function, any other
+    enclosing part a class (a function inside a method is mangled by the method's class).
+
+    Examples
+    --------
+    >>> [_owner_class(type("F", (), {"__qualname__": q})) for q in
+    ...  ("K.run", "f.<locals>.K.run", "K.run.<locals>.helper", "f.<locals>.g", "f")]
+    ['K', 'K', 'K', '', '']
+    """
+    parts = func.__qualname__.split(".")[:-1]
+    for k in range(len(parts) - 1, -1, -1):
+        if parts[k] != "<locals>" and (k + 1 == len(parts) or parts[k + 1] != "<locals>"):
+            return parts[k]
+    return ""
 
 
 _INJECTED = "__ascreg"
