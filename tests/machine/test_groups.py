@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascreg import GlobalMemory, GmPtr, Reg, UbPtr, float32_t
+from ascreg import GlobalMemory, GmPtr, MemType, Reg, UbPtr, float32_t
 from ascreg.basic import (
     PIPE_ALL,
     DataCopy,
@@ -382,6 +382,39 @@ def test_a_vf_whose_group_run_differs_from_its_blocks_runs_block_by_block(
         result = _run_one_vf(one_vf_kernel(copy_rows, N), 4, source)
     np.testing.assert_array_equal(result.reshape(-1), source)  # the blocks' own result
     assert group_state._VF_CHECKS[copy_rows.__wrapped__.__code__] == -1  # type: ignore[attr-defined]
+
+
+@__simd_vf__
+def bump_then_spread(dst: UbPtr[float32_t], src: UbPtr[float32_t], spread: int) -> None:
+    """src += 1 in place (not idempotent) and dst = src; then twice src's first three registers
+    into dst; with *spread* 1 at registers 0, 1 and 3, unevenly spaced rows a group refuses."""
+    x, full = Reg.RegTensor[float32_t](), Reg.CreateMask[float32_t]()
+    for i in range(N // 64):
+        Reg.LoadAlign(x, src + i * 64)
+        Reg.Adds(x, x, 1.0, full)
+        Reg.StoreAlign(src + i * 64, x, full)
+        Reg.StoreAlign(dst + i * 64, x, full)
+    Reg.LocalMemBar[MemType.VEC_STORE, MemType.VEC_LOAD]()
+    for i in range(3):
+        Reg.LoadAlign(x, src + i * 64)
+        Reg.Muls(x, x, 2.0, full)
+        Reg.StoreAlign(dst + (i + spread * (i * (i - 1) // 2)) * 64, x, full)
+
+
+def test_a_vf_refused_after_its_checked_runs_is_undone_before_its_blocks_run(
+    without_groups: Any,
+) -> None:
+    source = np.arange(4 * N, dtype=np.float32)
+    for spread in (0, 0, 0, 1):  # two checked group runs, one trusted, then a refusal
+        kernel = one_vf_kernel(bump_then_spread, spread)
+        grouped = _run_one_vf(kernel, 4, source)
+        alone = without_groups(lambda: _run_one_vf(kernel, 4, source))  # noqa: B023
+        np.testing.assert_array_equal(grouped, alone)
+    code = bump_then_spread.__wrapped__.__code__  # type: ignore[attr-defined]
+    assert group_state._VF_CHECKS[code] == group_state._VF_CHECK_RUNS
+    want = (source + 1).reshape(4, N)
+    want[:, 192:], want[:, :128] = 2 * want[:, 128:192], 2 * want[:, :128]
+    np.testing.assert_array_equal(grouped, want)
 
 
 @__simd_vf__

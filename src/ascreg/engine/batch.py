@@ -239,6 +239,12 @@ _SHARED = 16
 """At most this many values are remembered per shared value (:attr:`RowInts.derived`)."""
 
 
+KEPT_WRITES: list[list[tuple[Memory, int, Lanes]]] = []
+"""While a block group's VF runs for all its blocks at once (``ascreg.engine.groups``), the
+undo of that VF: each batch that completes adds the bytes its stores replaced (in store order),
+so the VF can be undone after a later batch of it fails."""
+
+
 def _grid_of(rows: Lanes) -> tuple[int, int, int] | None:
     """Return ``(inner, outer step, inner step)`` of byte addresses laid out as a grid, or None.
 
@@ -1191,6 +1197,8 @@ class Batch:
 
     def _close(self) -> None:
         _ACTIVE.pop()
+        if KEPT_WRITES:  # a block group's VF: its undo keeps what this batch's stores replaced
+            KEPT_WRITES[-1].extend(self.saved)
         self.site.ran("replayed" if self.replayed else "batched")
         if LOG.isEnabledFor(logging.DEBUG):
             LOG.debug(

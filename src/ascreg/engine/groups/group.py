@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ascreg.engine.batch import ALL_BLOCKS
+from ascreg.engine.batch import ALL_BLOCKS, KEPT_WRITES
 from ascreg.engine.groups.memory import StackedUb
 from ascreg.engine.groups.values import (
     BlockGmPtr,
@@ -355,13 +355,23 @@ class Group:
         if key in _VF_REFUSED:
             return False
         ctx, top = self.ctx, self.ub.top
-        rows_before, marks = self.ub.rows[:, :top].copy(), ctx.checkpoint()
+        # a checked run compares all rows with the blocks' runs from the same start; later runs
+        # are undone by what their batches' stores replaced (only batches store in all rows)
+        checked = checks < _VF_CHECK_RUNS
+        rows_before = self.ub.rows[:, :top].copy() if checked else None
+        marks = ctx.checkpoint()
+        undo: list[tuple[Memory, int, Lanes]] = []
         self.ub.use_all()
         ALL_BLOCKS[0] = True
+        KEPT_WRITES.append(undo)
         try:
             run(*args, **kwargs)
         except Exception as error:
-            self.ub.rows[:, :top] = rows_before
+            if rows_before is not None:
+                self.ub.rows[:, :top] = rows_before
+            else:
+                for memory, start, old in reversed(undo):
+                    memory.data[..., start : start + old.shape[-1]] = old
             ctx.restore(marks)
             if len(_VF_REFUSED) >= 1024:
                 _VF_REFUSED.clear()
@@ -370,9 +380,10 @@ class Group:
             _tell_once(("vf", code), f"{name}: runs block by block in groups: {error}")
             return False
         finally:
+            KEPT_WRITES.pop()
             ALL_BLOCKS[0] = False
             self.ub.leave_row()
-        if checks < _VF_CHECK_RUNS and not (rows_before == rows_before[:1]).all():
+        if rows_before is not None and not (rows_before == rows_before[:1]).all():
             self._check_all_blocks(func, checks, run, (args, kwargs), (rows_before, marks))
         return True
 
