@@ -294,18 +294,21 @@ class BlockLocalPtr:
                 "it runs"
             )
         lanes = ub.lane_block.size
-        element = np.broadcast_to(np.asarray(self.delta, dtype=np.int64), (lanes,))
+        chosen = active_lanes()
+        delta = self.delta
+        if chosen is not None and isinstance(delta, np.ndarray) and delta.ndim:
+            delta = delta[chosen]  # (one per lane: the active lanes' only)
         if isinstance(index, np.ndarray) and index.ndim:
             if index.size != lanes:
                 raise BatchStop("an index array that is not one index per thread")
-            element = element + np.asarray(index).astype(np.int64, copy=False).reshape(-1)
+            index = index.reshape(-1) if chosen is None else index.reshape(-1)[chosen]
+            # one pass: the sum in int64, whatever integer type the index has
+            element = np.add(index, delta, dtype=np.int64, casting="unsafe")
         elif isinstance(index, int | np.integer) and not isinstance(index, bool):
-            element = element + int(index)
+            count = lanes if chosen is None else chosen.size
+            element = np.broadcast_to(np.asarray(delta, dtype=np.int64), (count,)) + int(index)
         else:
             raise BatchStop(f"a UB index {index!r:.40} that is not an integer")
-        chosen = active_lanes()
-        if chosen is not None:
-            element = element[chosen]
         size, start = self.dtype.size, self.alloc.start
         if element.size and (
             int(_MIN(element)) < 0 or start + int(_MAX(element)) * size + size > self.alloc.end
