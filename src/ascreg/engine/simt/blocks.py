@@ -396,8 +396,11 @@ class BlockLocalPtr:
             raise BatchStop("an atomic on UB bytes the block has not written")
         if self.alloc.start % self.dtype.size:
             raise BatchStop("a UB array not aligned to its element type")
-        offsets = np.zeros(self.ub.lane_block.size, dtype=np.int64)
-        offsets[slice(None) if chosen is None else chosen] = where  # aligned: elements
+        if chosen is None:  # every lane: their elements (aligned), a new array of _lanes
+            offsets = where.astype(np.int64, copy=False)
+        else:
+            offsets = np.zeros(self.ub.lane_block.size, dtype=np.int64)
+            offsets[chosen] = where
         raw = wrap_pointer(self.ub.memory.pointer(self.dtype, 0))
         return LanePointer(raw, offsets)
 
