@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from ascreg import GlobalMemory, GmPtr, MemType, Reg, UbPtr, float32_t
 from ascreg.basic import (
+    __VEC_SCOPE__,
     PIPE_ALL,
     DataCopy,
     DataCopyExtParams,
@@ -36,8 +37,9 @@ from ascreg.engine.batch import RowPointer
 from ascreg.engine.groups import BlockGmPtr, BlockLanes, Divergent, GroupRefused
 from ascreg.engine.groups import group as group_state
 from ascreg.errors import AscregError, EagerLoopWarning, OutOfBoundsError, SyncError
-from ascreg.machine.kernel import __global__, __simd_vf__, __vector__
+from ascreg.machine.kernel import __aicore__, __global__, __simd_vf__, __vector__
 from ascreg.machine.mte import Burst, gm_to_ub
+from ascreg.reg import RegTensor
 from group_kernels import affine
 
 N = 256  # floats per block
@@ -223,6 +225,62 @@ def test_a_race_with_a_block_of_an_earlier_group_is_reported_as_one_at_a_time(
     assert "same_bytes: blocks 0-1 ran as one group" in _grouped(group_log, "same_bytes")
 
 
+class ScopedScale:
+    """A production-style kernel class: its compute method's Reg code in a __VEC_SCOPE__ block
+    (``RegTensor`` a name of this module: the group admission reads the method's own names)."""
+
+    @__aicore__
+    def Compute(self, dst: UbPtr[float32_t], src: UbPtr[float32_t], early: bool) -> None:
+        with __VEC_SCOPE__:
+            x = RegTensor[float32_t]()
+            full = Reg.CreateMask[float32_t]()
+            if early:  # an access outside a batched loop: a group cannot make it for all blocks
+                Reg.LoadAlign(x, src)
+            for i in range(N // 64):
+                Reg.LoadAlign(x, src + i * 64)
+                Reg.Muls(x, x, 3.0, full)
+                Reg.StoreAlign(dst + i * 64, x, full)
+
+
+@__global__
+@__vector__
+def scoped_scale(x: GmPtr[float32_t], y: GmPtr[float32_t], early: bool) -> None:
+    xGm, yGm = GlobalTensor[float32_t](), GlobalTensor[float32_t]()
+    xGm.SetGlobalBuffer(x + GetBlockIdx() * N)
+    yGm.SetGlobalBuffer(y + GetBlockIdx() * N)
+    allocator = LocalMemAllocator[Hardware.UB]()
+    xLocal, yLocal = allocator.Alloc[float32_t, N](), allocator.Alloc[float32_t, N]()
+    DataCopy(xLocal, xGm, N)
+    PipeBarrier[PIPE_ALL]()
+    ScopedScale().Compute(yLocal.GetPhyAddr(), xLocal.GetPhyAddr(), early)
+    PipeBarrier[PIPE_ALL]()
+    DataCopy(yGm, yLocal, N)
+
+
+@pytest.mark.parametrize("early", [False, True], ids=["loops only", "an access outside"])
+def test_a_vec_scope_block_runs_for_the_whole_group(
+    early: bool, without_groups: Any, group_log: pytest.LogCaptureFixture
+) -> None:
+    source = np.random.default_rng(5).standard_normal(4 * N).astype(np.float32)
+
+    def run() -> np.ndarray[Any, Any]:
+        gm = GlobalMemory()
+        x, y = gm.alloc(float32_t, 4 * N), gm.alloc(float32_t, 4 * N)
+        x.write(source)
+        scoped_scale[4, 0, None](x, y, early)
+        return y.read(4 * N)
+
+    grouped = run()
+    np.testing.assert_array_equal(grouped, without_groups(run))
+    np.testing.assert_array_equal(grouped, source * np.float32(3.0))
+    said = _grouped(group_log, "scoped_scale")
+    if early:
+        assert any("ran one at a time" in m for m in said), said
+    else:
+        assert "scoped_scale: blocks 0-3 ran as one group" in said, said
+
+
+SEEN: list[int] = []
 SEEN: list[int] = []
 
 

@@ -15,7 +15,9 @@ In an ``@__aicore__`` function (the C++ spelling: ``__aicore__ inline void Compu
 the block's ``for`` loops run batched, by the rules of a ``__simd_vf__`` function's loops
 (``ascreg.engine.loops``); elsewhere they run eagerly, one iteration at a time, which a
 :class:`~ascreg.errors.EagerLoopWarning` says once per function. ``@__VEC_SCOPE__`` on a
-function is ``@__simd_vf__``.
+function is ``@__simd_vf__``. While a vector launch runs its blocks as one group
+(``ascreg.engine.groups``), a block's loops run on every block's UB at once, as a VF's do; any
+other UB access in the block stops the group (its blocks then run one at a time).
 """
 
 from __future__ import annotations
@@ -65,6 +67,8 @@ class VecScope:
         ctx.tracker.vf_boundary(True)
         scope = ctx.simd_vf()
         scope.__enter__()
+        if ctx.group is not None:  # a block group's: its loops run on every block's UB at once
+            ctx.group.enter_scope()
         self._open.append((ctx, scope))
 
     def __exit__(
@@ -77,6 +81,8 @@ class VecScope:
         if entry is None:
             return
         ctx, scope = entry
+        if ctx.group is not None:
+            ctx.group.exit_scope()
         scope.__exit__(kind, error, trace)
         ctx.tracker.vf_boundary(False)
         if kind is None:

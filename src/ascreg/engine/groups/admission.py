@@ -94,8 +94,9 @@ class _Admission:
             tree = ast.parse(source).body[0]
         except (OSError, TypeError, SyntaxError, IndexError):
             return f"{getattr(func, '__qualname__', func)}: its source cannot be read"
-        scope = {**vars(sys.modules["builtins"]), **getattr(func, "__globals__", {})}
-        scope.update(_closure(func))
+        written = inspect.unwrap(func)  # (an @__aicore__ wrapper's names are its module's)
+        scope = {**vars(sys.modules["builtins"]), **getattr(written, "__globals__", {})}
+        scope.update(_closure(written))
         params = {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
         made = {
             n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)

@@ -315,6 +315,22 @@ class Group:
 
     # -- VF calls -------------------------------------------------------------------------
 
+    def enter_scope(self) -> None:
+        """Start a ``with __VEC_SCOPE__:`` block of the kernel body, for every block at once.
+
+        Its code runs once for the group, as the body around it does: its batched loops work
+        on every block's UB row at once (as a VF's do in :meth:`_all_blocks`), and any other
+        UB access refuses, which stops the group (the block cannot run again block by block:
+        it is the body's own code), so the launch runs its blocks one at a time.
+        """
+        self.ub.use_all()
+        ALL_BLOCKS[0] = True
+
+    def exit_scope(self) -> None:
+        """End a ``with __VEC_SCOPE__:`` block (see :meth:`enter_scope`)."""
+        ALL_BLOCKS[0] = False
+        self.ub.leave_row()
+
     def vf(
         self,
         func: Callable[..., Any],
