@@ -701,8 +701,8 @@ def test_a_groups_copy_moves_the_bytes_of_its_bursts_in_order(
     data = rng.integers(0, 256, 2 + count * block_step + n * gm_step + length, np.uint8)
     memory = type("Gm", (), {"data": data})()
     bursts = (rows.copy(), data.copy())
-    way = (into_ub, block_step if count > 1 else 0)  # the blocks' step, as their layout gives it
-    group_state.Group._move(_Moves(rows), ub_starts, gm_starts, length, memory, way)  # type: ignore[arg-type]
+    step = block_step if count > 1 else 0  # the blocks' step, as their layout gives it
+    group_state.Group._move(_Moves(rows), ub_starts, gm_starts, length, memory, into_ub, step)  # type: ignore[arg-type]
     memory.data = bursts[1]
     _Moves(bursts[0])._move_bursts(ub_starts, gm_starts, length, memory, into_ub)  # type: ignore[arg-type]
     np.testing.assert_array_equal(rows, bursts[0])

@@ -396,10 +396,10 @@ class RowInts:
     ) -> None:
         self.values = values
         self.step = step
-        self.ctype = ctype
-        """The C integer type of the values (``uint32_t(i)``), or None for Python integers."""
         """The difference between consecutive iterations' values when it is constant and known
         (the loop index and affine expressions of it), else None."""
+        self.ctype = ctype
+        """The C integer type of the values (``uint32_t(i)``), or None for Python integers."""
         self.derived: dict[tuple[Any, ...], Any] | None = None
         """For a value shared between batches (a loop index, :func:`_index`, and the affine
         values and pointers made from it), what its arithmetic gave before: a VF called once
@@ -698,11 +698,7 @@ class RowPointer(UbPtr[Any]):
         return view, False
 
     def _grid(self) -> tuple[int, int, int] | None:
-        """Return ``(inner, outer step, inner step)`` when the rows are an evenly spaced grid.
-
-        That is ``rows[i * inner + j] == rows[0] + i * outer + j * inner step`` with positive
-        steps (a flattened inner loop's rows); None otherwise. Worked out once per pointer.
-        """
+        """Return :func:`_grid_of` of the rows (a flattened inner loop's), worked out once."""
         known = self.known
         if known is None:
             known = self.known = {}

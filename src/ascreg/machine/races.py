@@ -262,13 +262,8 @@ class _OwnerHook:
                 return False
             end = stop
         self.pending.extend((start, stop, block + 1) for start, stop, block in ordered)
-        low = high = -1
-        for start, stop, _block in ordered:  # the written ranges: touching spans joined first
-            if start > high:
-                self._cover(low, high)
-                low = start
-            high = max(high, stop)
-        self._cover(low, high)
+        for start, stop, _block in ordered:
+            self._cover(start, stop)
         return True
 
     def record(self, start: int, end: int) -> None:

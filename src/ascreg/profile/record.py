@@ -749,7 +749,7 @@ class Recorder:
         """The ops each batched loop's batched run called, by its VF, line and access pattern
         (:data:`_LOOPS`, for the loop's replays)."""
         self.protos: dict[Any, Group] = _PROTOS
-        """The ops of each batched loop by its VF and access pattern (for its replays)."""
+        """The group of each op call met so far (:data:`_PROTOS`)."""
         self._last: tuple[str, int, int] | None = None
         self.launches = 0
 

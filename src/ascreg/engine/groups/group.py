@@ -132,7 +132,7 @@ class Group:
         self._check_gm(gm, low, high, call)
         self._check_offsets(gm, layout, call)
         self._track(ub_starts, gm_starts, (length, padded + dummy), gm.memory, into_ub)
-        self._move(ub_starts + left, gm_starts, length, gm.memory, (into_ub, layout.step))
+        self._move(ub_starts + left, gm_starts, length, gm.memory, into_ub, layout.step)
         if padded + dummy > length:
             self._pad(ub_starts, burst, (left, length, right, dummy), ub.dtype)
 
@@ -239,15 +239,18 @@ class Group:
         gm_starts: Lanes,
         length: int,
         gm: Memory,
-        way: tuple[bool, int | None],
+        into_ub: bool,
+        block_step: int | None,
     ) -> None:
         """Move every block's bursts, in one strided view of each side where it can.
 
         That is when they are evenly spaced and do not overlap (the common
         ``x + GetBlockIdx() * n``); otherwise burst by burst (:meth:`_move_bursts`).
+        *block_step*: the step between the blocks' GM addresses, None when uneven.
         """
-        into_ub = way[0]  # (way[1]: the step between blocks in GM, None when uneven)
-        views = _even_views(self.ub.rows, gm.data, ub_starts, gm_starts, length, way)
+        views = _even_views(
+            self.ub.rows, gm.data, ub_starts, gm_starts, length, into_ub, block_step
+        )
         if views is None:
             if not into_ub:
                 self._journal(gm_starts, length, gm)
@@ -266,11 +269,7 @@ class Group:
         count, n, length = gm_side.shape
         block_step, burst_step, _ = gm_side.strides
         for burst in range(n):
-            start = first + burst * burst_step
-            if block_step == length or count == 1:
-                self.journal.record(gm, start, (count - 1) * block_step + length)
-            else:
-                self.journal.record_spans(gm, start, block_step, count, length)
+            self._journal_even(gm, first + burst * burst_step, block_step, count, length)
 
     def _move_bursts(
         self, ub_starts: Lanes, gm_starts: Lanes, length: int, gm: Memory, into_ub: bool
@@ -305,29 +304,34 @@ class Group:
             first, count = int(column[0]), column.size
             step = int(column[1]) - first if count > 1 else length
             if step >= length and (np.diff(column) == step).all():
-                if step == length:
-                    self.journal.record(gm, first, count * length)
-                else:
-                    self.journal.record_spans(gm, first, step, count, length)
+                self._journal_even(gm, first, step, count, length)
                 continue
             for start in column.tolist():
                 self.journal.record(gm, start, length)
 
+    def _journal_even(self, gm: Memory, first: int, step: int, count: int, length: int) -> None:
+        """Save *count* spans of *length* bytes, *step* (at least *length*) apart, as one entry."""
+        if step == length or count == 1:
+            self.journal.record(gm, first, (count - 1) * step + length)
+        else:
+            self.journal.record_spans(gm, first, step, count, length)
+
     # -- VF calls -------------------------------------------------------------------------
 
     def enter_scope(self) -> None:
-        """Start a ``with __VEC_SCOPE__:`` block of the kernel body, for every block at once.
+        """Start vector code that runs once for every block of the group.
 
-        Its code runs once for the group, as the body around it does: its batched loops work
-        on every block's UB row at once (as a VF's do in :meth:`_all_blocks`), and any other
-        UB access refuses, which stops the group (the block cannot run again block by block:
-        it is the body's own code), so the launch runs its blocks one at a time.
+        That is a VF (:meth:`_all_blocks`) or a ``with __VEC_SCOPE__:`` block of the kernel
+        body. Its batched loops work on every block's UB row at once, and any other UB access
+        refuses. (A ``__VEC_SCOPE__`` block is the body's own code: it cannot run again block
+        by block, so a refusal in it stops the group and the launch runs its blocks one at a
+        time.)
         """
         self.ub.use_all()
         ALL_BLOCKS[0] = True
 
     def exit_scope(self) -> None:
-        """End a ``with __VEC_SCOPE__:`` block (see :meth:`enter_scope`)."""
+        """End the vector code :meth:`enter_scope` started."""
         ALL_BLOCKS[0] = False
         self.ub.leave_row()
 
@@ -377,8 +381,7 @@ class Group:
         rows_before = self.ub.rows[:, :top].copy() if checked else None
         marks = ctx.checkpoint()
         undo: list[tuple[Memory, int, Lanes]] = []
-        self.ub.use_all()
-        ALL_BLOCKS[0] = True
+        self.enter_scope()
         KEPT_WRITES.append(undo)
         try:
             run(*args, **kwargs)
@@ -397,8 +400,7 @@ class Group:
             return False
         finally:
             KEPT_WRITES.pop()
-            ALL_BLOCKS[0] = False
-            self.ub.leave_row()
+            self.exit_scope()
         if rows_before is not None and not (rows_before == rows_before[:1]).all():
             self._check_all_blocks(func, checks, run, (args, kwargs), (rows_before, marks))
         return True
@@ -537,16 +539,16 @@ def _even_views(
     ub_starts: Lanes,
     gm_starts: Lanes,
     length: int,
-    way: tuple[bool, int | None],
+    into_ub: bool,
+    block_step: int | None,
 ) -> tuple[Lanes, Lanes] | None:
     """Return ``blocks x bursts x length`` views of the UB rows and of GM for a copy, or None.
 
-    That is when the bursts are evenly spaced on both sides and the blocks in GM (*way*: the
-    copy's direction and the step between blocks, None when uneven), and no two bursts' bytes
-    overlap on the side the copy writes (reads may share bytes: a shared row).
+    That is when the bursts are evenly spaced on both sides and the blocks in GM (*block_step*:
+    their step, None when uneven), and no two bursts' bytes overlap on the side the copy writes
+    (reads may share bytes: a shared row).
     """
     count, n = gm_starts.shape
-    into_ub, block_step = way
     if block_step is None:
         return None
     ub_step = int(ub_starts[1] - ub_starts[0]) if n > 1 else length
