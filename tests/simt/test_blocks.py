@@ -115,6 +115,28 @@ def test_a_ub_histogram_runs_as_one_batch(batches: list[str | None]) -> None:
     assert per_block.sum(axis=0).tolist() == np.bincount(words % 8, minlength=8).tolist()
 
 
+@pytest.mark.parametrize(("grid", "spans"), [(5, [5]), (6, [6]), (7, [4, 3]), (9, [4, 5])])
+def test_the_last_batch_takes_a_small_tail_of_blocks(
+    monkeypatch: pytest.MonkeyPatch, grid: int, spans: list[int]
+) -> None:
+    # 4 blocks a batch; a tail of at most half a batch joins the last one
+    monkeypatch.setattr(blocks, "BATCH_THREADS", 4 * 24)
+    seen: list[int] = []
+    run = blocks._run_batch
+
+    def counted(*args: Any) -> str | None:
+        seen.append(args[5][1])
+        return run(*args)
+
+    monkeypatch.setattr(blocks, "_run_batch", counted)
+    words = np.random.default_rng(2).integers(0, 1000, 200).astype(np.uint32)
+    out = three_ways(histogram, grid, 24, np.zeros(8 * grid, np.uint32), words)
+    assert seen == spans
+    assert np.array(out[0]).reshape(grid, 8).sum(axis=0).tolist() == (
+        np.bincount(words % 8, minlength=8).tolist()
+    )
+
+
 def warp_sums(out: Any, x: Any) -> None:
     # 40 threads: each block's second warp is partial, as when the block runs alone
     v = x[blockIdx.x * blockDim.x + threadIdx.x]

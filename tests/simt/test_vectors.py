@@ -105,3 +105,26 @@ def test_assignment_copies_a_vector_value_as_c_does(mode: str) -> None:
         run_simt_kernel(kernel, dim3(1), dim3(4), 0, (out,))
     want = [[t, 10 * t, 100, -1 if t % 2 == 0 else 10 * t] for t in range(4)]
     assert out.read(16).reshape(4, 4).tolist() == want
+
+
+def test_a_few_active_lanes_load_structs_and_numbers_of_their_own_indices() -> None:
+    # 4 lanes of 32 active: they gather their own elements alone (the sparse load path)
+    gm = GlobalMemory()
+    table, out = gm.alloc(int32_t, 64), gm.alloc(int32_t, 96)
+    table.write(np.arange(64) * 10)
+
+    def kernel(out: Any, table: Any) -> None:
+        i = threadIdx.x
+        if i % 8 == 3:
+            v = table.cast(int2)[31 - i]
+            out.cast(int2)[i] = v
+            out[64 + i] = table[63 - i] + 1
+
+    run_simt_kernel(kernel, dim3(1), dim3(32), 0, (out, table))
+    got = out.read(96)
+    i = np.arange(3, 32, 8)
+    pairs = got[:64].reshape(32, 2)
+    assert pairs[i].tolist() == [[20 * (31 - k), 20 * (31 - k) + 10] for k in i]
+    assert got[64 + i].tolist() == (10 * (63 - i) + 1).tolist()
+    others = np.setdiff1d(np.arange(32), i)
+    assert not pairs[others].any() and not got[64 + others].any()

@@ -88,11 +88,19 @@ from ascreg.machine.simt.engine import (
     run_paths,
     wrap_pointer,
 )
-from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes, WeakLanes
+from ascreg.machine.simt.lanes import (
+    STATE,
+    DivergenceSignal,
+    Lanes,
+    WeakLanes,
+    active_indices,
+)
 
 Arr = np.ndarray[Any, Any]
 BATCH_THREADS = 1 << 16
-"""Lanes of one batch: it holds ``BATCH_THREADS // threads`` blocks (at least two, else none)."""
+"""Lanes of one batch: it holds ``BATCH_THREADS // threads`` blocks (at least two, else none),
+and the launch's last batch up to half as many again rather than leave a small tail batch (its
+every op would cost nearly a full batch's Python for a few blocks' lanes)."""
 MAX_BLOCKS = 32000
 """At most this many blocks in a batch (:class:`Marks` holds a block in an ``int16``)."""
 _REFUSED: dict[Any, str] = {}
@@ -194,25 +202,6 @@ every byte is marked."""
 
 
 _MIN, _MAX = np.minimum.reduce, np.maximum.reduce  # ndarray.min/max without their wrappers
-_CHOSEN: list[Any] = [None, None]
-"""The last active mask :func:`active_lanes` saw, and its lanes."""
-
-
-def active_lanes() -> Arr | None:
-    """Return the lanes of the running group's active mask (None: every lane), read-only.
-
-    Kept for the mask last asked about: the accesses of one stretch of divergent code share it
-    (a mask is replaced, never changed, while it is active).
-    """
-    active = STATE.group.active
-    if active is None:
-        return None
-    if _CHOSEN[0] is not active:
-        chosen = np.flatnonzero(active)
-        chosen.flags.writeable = False
-        _CHOSEN[0], _CHOSEN[1] = active, chosen
-    lanes: Arr = _CHOSEN[1]
-    return lanes
 
 
 class BlockLocalPtr:
@@ -294,7 +283,7 @@ class BlockLocalPtr:
                 "it runs"
             )
         lanes = ub.lane_block.size
-        chosen = active_lanes()
+        chosen = active_indices()
         delta = self.delta
         if chosen is not None and isinstance(delta, np.ndarray) and delta.ndim:
             delta = delta[chosen]  # (one per lane: the active lanes' only)
@@ -665,7 +654,7 @@ class BlockBatch:
         call number)."""
 
     def _lanes(self) -> Arr | None:
-        return active_lanes()
+        return active_indices()
 
     def _blocks(self, lanes: Arr | None) -> Arr:
         """Return the block of each of *lanes* (None: every lane); kept for the last *lanes*."""
@@ -888,7 +877,7 @@ def run_simt_blocks(
     marks: dict[int, Marks] = {}
     first = 0
     while first < total:
-        count = min(per, total - first)
+        count = total - first if total - first <= per + per // 2 else per
         if batching and count >= 2:
             why = _run_batch(func, grid, block, dyn_ub_bytes, args, (first, count), marks)
             if why is None:

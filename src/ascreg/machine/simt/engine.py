@@ -63,7 +63,14 @@ from ascreg.machine.memory import (
     strided,
 )
 from ascreg.machine.progress import LaunchProgress
-from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes, PathSplit, SpinError
+from ascreg.machine.simt.lanes import (
+    STATE,
+    DivergenceSignal,
+    Lanes,
+    PathSplit,
+    SpinError,
+    active_indices,
+)
 from ascreg.machine.simt.rendezvous import WARP_SIZE, WarpRequest, complete_rendezvous, run_warps
 from ascreg.machine.template import qualifier
 
@@ -437,28 +444,40 @@ class _SimtPointer:
     def _load(self, index: Any) -> Any:
         active = _per_lane_mask(index)
         if active is not None:  # divergent code: only the active lanes load
-            first = int(active.argmax())
-            flat = np.asarray(index).reshape(-1)
-            if not active[first]:  # no lane is active: nothing is read
-                none = np.zeros(active.size, dtype=self.dtype.np_dtype)  # type: ignore[attr-defined]
-                return element_view(none, self.dtype) if none.dtype.names else none.view(Lanes)  # type: ignore[attr-defined]
-            # the other lanes read the first active lane's element: no spurious 0 divisor in
-            # them, and no address an active lane does not read
-            value = promote(super().__getitem__(np.where(active, flat, flat[first])))  # type: ignore[misc]
+            value = self._load_active(np.asarray(index).reshape(-1), active)
             return element_view(value, self.dtype) if value.dtype.names else value.view(Lanes)  # type: ignore[attr-defined]
         value = promote(super().__getitem__(index))  # type: ignore[misc]
         if value.dtype.names is not None:  # a struct type (half2, int2 ...): its class
             return element_view(value, self.dtype)  # type: ignore[attr-defined]
         return value.view(Lanes) if isinstance(index, Lanes) else value
 
+    def _load_active(self, flat: np.ndarray[Any, Any], active: np.ndarray[Any, Any]) -> Any:
+        """Load ``flat[i]`` for the *active* lanes; the others get the first active lane's.
+
+        So no spurious 0 divisor in them, and no address an active lane does not read. No lane
+        active: zeros, nothing read.
+        """
+        chosen = active_indices()
+        assert chosen is not None  # *active* is the running group's mask
+        if not chosen.size:
+            return np.zeros(active.size, dtype=self.dtype.np_dtype)  # type: ignore[attr-defined]
+        if 4 * chosen.size > active.size:  # most lanes: one gather of every lane
+            return promote(super().__getitem__(np.where(active, flat, flat[chosen[0]])))  # type: ignore[misc]
+        some = super().__getitem__(flat[chosen])  # type: ignore[misc]  # a few: theirs alone
+        value = np.repeat(some[:1], active.size)
+        value[chosen] = some
+        return promote(value)
+
     def _store(self, index: Any, value: Any) -> None:
         uniform = not isinstance(index, np.ndarray) or index.ndim == 0
-        active = _active_lanes()
-        if active is not None:  # divergent code: only the active lanes store
-            if isinstance(value, np.ndarray) and value.size == active.size:
-                value = np.asarray(value).reshape(-1)[active].view(Lanes)
-            if not uniform and index.size == active.size:
-                index = np.asarray(index).reshape(-1)[active]
+        chosen = active_indices()
+        if chosen is not None:  # divergent code: only the active lanes store
+            lanes = (STATE.group.active.size,)  # (a vector value's .size is its bytes)
+            if isinstance(value, np.ndarray) and value.shape == lanes:
+                kept = type(value) if value.dtype.names else Lanes  # a vector type stays one
+                value = np.asarray(value)[chosen].view(kept)
+            if not uniform and index.shape == lanes:
+                index = np.asarray(index).reshape(-1)[chosen]
         if uniform and isinstance(value, Lanes) and value.size > 1:
             # every thread stores to the same element: they land in thread order, the last wins
             value = to_dtype(value, self.dtype).reshape(-1)[-1]  # type: ignore[attr-defined]

@@ -318,6 +318,32 @@ class _State(threading.local):
 STATE = _State()
 """The running thread group of this Python thread (set by :mod:`ascreg.machine.simt.engine`)."""
 
+_CHOSEN: list[Any] = [None, None]
+"""The last active mask :func:`active_indices` saw, and its lanes."""
+
+
+def active_indices() -> np.ndarray[Any, Any] | None:
+    """Return the lanes of the running group's active mask (None: every lane), read-only.
+
+    Kept for the mask last asked about: the accesses of one stretch of divergent code share it
+    (a mask is replaced, never changed, while it is active).
+
+    Examples
+    --------
+    >>> active_indices() is None  # outside a kernel: no group, no mask
+    True
+    """
+    group = STATE.group
+    active = None if group is None else group.active
+    if active is None:
+        return None
+    if _CHOSEN[0] is not active:
+        chosen = np.flatnonzero(active)
+        chosen.flags.writeable = False
+        _CHOSEN[0], _CHOSEN[1] = active, chosen
+    lanes: np.ndarray[Any, Any] = _CHOSEN[1]
+    return lanes
+
 
 def apply_lanewise(values: Any, converted: Any, impl: Any) -> Any:
     """Run *impl* on the converted arguments and shape the result like the call's arguments.
