@@ -16,6 +16,7 @@ for line; this module holds what the ports share and the C++ does not spell:
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Iterator
 from typing import Any
 
@@ -77,15 +78,11 @@ class ClassTemplate:
     """
 
     def __init__(self, factory: Any) -> None:
-        self._factory = factory
-        self._made: dict[Any, Any] = {}
-        self.__name__ = factory.__name__
+        self._make = functools.cache(factory)  # (not a dict it writes: a kernel's host objects
+        self.__name__ = factory.__name__  # stay unchanged, so its blocks may run as one group)
 
     def __getitem__(self, arguments: Any) -> Any:
-        args = arguments if isinstance(arguments, tuple) else (arguments,)
-        if args not in self._made:
-            self._made[args] = self._factory(*args)
-        return self._made[args]
+        return self._make(*(arguments if isinstance(arguments, tuple) else (arguments,)))
 
 
 def run_elementwise(

@@ -98,6 +98,14 @@ def one_vf_kernel(vf: Any, *vf_args: Any, out: int = N) -> Any:
     method the block calls.
     """
 
+    def compute(y: UbPtr[float32_t], x: UbPtr[float32_t]) -> None:
+        vf().Compute(y, x, *vf_args)
+
+    def call(y: UbPtr[float32_t], x: UbPtr[float32_t]) -> None:
+        asc_vf_call[vf](y, x, *vf_args)
+
+    run = compute if isinstance(vf, type) else call
+
     @__global__
     @__vector__
     def kernel(x: GmPtr[float32_t], y: GmPtr[float32_t]) -> None:
@@ -108,10 +116,7 @@ def one_vf_kernel(vf: Any, *vf_args: Any, out: int = N) -> Any:
         xLocal, yLocal = allocator.Alloc[float32_t, N](), allocator.Alloc[float32_t, N]()
         DataCopy(xLocal, xGm, N)
         PipeBarrier[PIPE_ALL]()
-        if isinstance(vf, type):
-            vf().Compute(yLocal.GetPhyAddr(), xLocal.GetPhyAddr(), *vf_args)
-        else:
-            asc_vf_call[vf](yLocal.GetPhyAddr(), xLocal.GetPhyAddr(), *vf_args)
+        run(yLocal.GetPhyAddr(), xLocal.GetPhyAddr())
         PipeBarrier[PIPE_ALL]()
         DataCopy(yGm, yLocal, out)
 
@@ -262,7 +267,6 @@ def test_a_vec_scope_block_runs_for_the_whole_group(
     assert early or "kernel: blocks 0-3 ran as one group" in said, said
 
 
-SEEN: list[int] = []
 SEEN: list[int] = []
 
 

@@ -2,8 +2,12 @@
 
 A group runs the kernel body once for all its blocks, so the body, and the functions and
 methods of user classes it names, must have no effect but through ascreg calls: no ``global``
-or ``nonlocal`` statement, no write into anything but their own locals and parameters, and
-calls only to ascreg, safe builtins and user code that passes the same check.
+or ``nonlocal`` statement, no write into anything but their own locals, their method's object
+and memory through a parameter annotated as a pointer or tensor, and calls only to ascreg, safe
+builtins and user code that passes the same check. User code reached through a template
+(:func:`ascreg.template`), a static or class method, or an object the blocks share (a helper
+namespace, a factory standing for a C++ class template, and the functions it holds) is checked
+too; a shared object's methods may not write into it.
 
 Examples
 --------
@@ -22,7 +26,7 @@ import inspect
 import sys
 import textwrap
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -33,7 +37,9 @@ _SAFE_BUILTINS = frozenset(
      "sorted", "str", "repr", "type", "issubclass", "hasattr", "getattr"}
 )  # fmt: skip
 """Builtins the code of a grouped kernel may call: none has an effect outside the code."""
-_WHY: dict[Any, str | None] = {}
+_CHECKED: dict[Any, tuple[str | None, list[types.FunctionType], tuple[Any, ...]]] = {}
+"""Per kernel (its code and the values it captures): why not grouped, the functions checked,
+and the captured values (kept: the key holds their ids)."""
 
 
 def why_not_grouped(kernel: Callable[..., Any]) -> str | None:
@@ -47,12 +53,7 @@ def why_not_grouped(kernel: Callable[..., Any]) -> str | None:
     >>> why_not_grouped(k).split(": ", 1)[1]
     "calls counts.append, a method of a host object ('counts')"
     """
-    code = getattr(kernel, "__code__", None)
-    if code not in _WHY:
-        admission = _Admission()
-        _WHY[code] = admission.function(kernel, 0)
-        _FUNCTIONS[code] = admission.functions
-    return _WHY[code]
+    return _checked(kernel)[0]
 
 
 def kernel_functions(kernel: Callable[..., Any]) -> list[types.FunctionType]:
@@ -65,11 +66,19 @@ def kernel_functions(kernel: Callable[..., Any]) -> list[types.FunctionType]:
     >>> [f.__name__ for f in kernel_functions(k)]
     ['k']
     """
-    why_not_grouped(kernel)
-    return _FUNCTIONS[getattr(kernel, "__code__", None)]
+    return _checked(kernel)[1]
 
 
-_FUNCTIONS: dict[Any, list[types.FunctionType]] = {}
+def _checked(kernel: Callable[..., Any]) -> tuple[str | None, list[types.FunctionType], Any]:
+    """Check *kernel* once per code and captured values (kernels a factory makes differ)."""
+    captured = tuple(_closure(inspect.unwrap(kernel)).values())
+    key = (getattr(kernel, "__code__", None), *map(id, captured))
+    found = _CHECKED.get(key)
+    if found is None:
+        admission = _Admission()
+        why = admission.function(kernel, 0)
+        found = _CHECKED[key] = (why, admission.functions, captured)
+    return found
 
 
 class _Admission:
@@ -80,7 +89,12 @@ class _Admission:
         self.functions: list[types.FunctionType] = []
         """The functions checked (the kernel's, and the user code it names)."""
 
-    def function(self, func: Any, depth: int) -> str | None:
+    def function(self, func: Any, depth: int, *, host: bool = False) -> str | None:
+        """Check *func* (its source); *host*: a method of an object the blocks share.
+
+        A method of a host object may not write into it (``self``): the group calls it once
+        where its blocks would call it each.
+        """
         code = getattr(func, "__code__", None)
         if code is None or code in self.seen:
             return None
@@ -97,16 +111,8 @@ class _Admission:
         written = inspect.unwrap(func)  # (an @__aicore__ wrapper's names are its module's)
         scope = {**vars(sys.modules["builtins"]), **getattr(written, "__globals__", {})}
         scope.update(_closure(written))
-        params = {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
-        made = {
-            n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-        }
-        # what the code may write into: what it made, and the object of its own method
-        # (a parameter is the caller's: the launch's struct is every block's)
-        writable = (made - params) | ({"self"} & params)
-        own = params | made
-        for node in ast.walk(tree):
-            why = self._node(node, scope, (own, writable), depth)
+        for node, names in _scoped(tree, (set(), set()), host):
+            why = self._node(node, scope, names, depth)
             if why is not None:
                 line = code.co_firstlineno + getattr(node, "lineno", 1) - 1
                 return f"{func.__qualname__} (line {line}): {why}"
@@ -144,35 +150,80 @@ class _Admission:
                 return None
             if isinstance(target, type):
                 return self.user_class(target, depth)
+            if _is_user_object(target):
+                return self.shared_method(target, func, depth)
             return f"calls {ast.unparse(func)}, a method of a host object ('{root}')"
         return None
 
     def _callee(self, name: str, target: Any, depth: int) -> str | None:
         if target is _MISSING:
             return f"calls {name}, which is not defined"
-        if _is_ascreg(target) or (isinstance(target, type) and issubclass(target, np.generic)):
+        if isinstance(target, type) and issubclass(target, np.generic):
             return None
+        if _is_ascreg(target):  # a template of a user function holds it: that is user code
+            return None if isinstance(target, _DEFINITIONS) else self.held(target, depth)
         if getattr(target, "__module__", None) == "builtins":
             return None if name in _SAFE_BUILTINS else f"calls {name}"
         if isinstance(target, type):
             return self.user_class(target, depth)
         if isinstance(target, types.FunctionType):
             return self.function(target, depth + 1)
+        if _is_user_object(target):  # a callable or subscriptable object of a user class
+            return self.user_object(target, depth)
         return f"calls {name}, which is neither ascreg nor user code"
 
-    def user_class(self, cls: type, depth: int) -> str | None:
+    def user_object(self, obj: Any, depth: int) -> str | None:
+        """Check an object of a user class the blocks share: its class's code, read-only.
+
+        Such as a factory standing for a C++ class template (``C[T]`` makes the class for
+        ``T``: the classes it makes are defined in a function it holds) or a namespace of
+        helpers (``ops.CeilDiv``).
+        """
+        return self.user_class(type(obj), depth, host=True) or self.held(obj, depth)
+
+    def shared_method(self, obj: Any, func: ast.Attribute, depth: int) -> str | None:
+        """Check ``obj.method(...)`` on an object the blocks share: that method, read-only.
+
+        A longer chain (``obj.a.b()``) checks the whole object.
+        """
+        if not isinstance(func.value, ast.Name):
+            return self.user_object(obj, depth)
+        method = inspect.getattr_static(type(obj), func.attr, None)
+        if isinstance(method, staticmethod | classmethod):
+            method = method.__func__
+        if isinstance(method, types.FunctionType):
+            return self.function(method, depth + 1, host=True)
+        return self.user_object(obj, depth)  # an attribute it holds: a callable of its own
+
+    def held(self, obj: Any, depth: int) -> str | None:
+        """Check the user functions an object holds (directly, or wrapped as by a cache)."""
+        for value in vars(obj).values():
+            func = inspect.unwrap(value) if callable(value) else value
+            if isinstance(func, types.FunctionType) and not _is_ascreg(func):
+                why = self.function(func, depth + 1)
+                if why is not None:
+                    return why
+        return None
+
+    def user_class(self, cls: type, depth: int, *, host: bool = False) -> str | None:
+        """Check every method of a user class (static and class methods too)."""
         for base in cls.__mro__:
             if _is_ascreg(base) or base is object:
                 continue
-            for attr in vars(base).values():
-                if isinstance(attr, types.FunctionType):
-                    why = self.function(attr, depth + 1)
+            for name, attr in vars(base).items():
+                if host and name in _CONSTRUCTION:
+                    continue  # the object exists: the kernel does not make it
+                func = attr.__func__ if isinstance(attr, staticmethod | classmethod) else attr
+                if isinstance(func, types.FunctionType):
+                    why = self.function(func, depth + 1, host=host)
                     if why is not None:
                         return why
         return None
 
 
 _MISSING = object()
+_CONSTRUCTION = frozenset({"__new__", "__init__", "__post_init__", "__init_subclass__"})
+"""Methods that make an object (not run on a host object the kernel only uses)."""
 
 
 _DEFINITIONS = (type, types.FunctionType, types.BuiltinFunctionType)
@@ -185,6 +236,95 @@ def _is_ascreg(obj: Any) -> bool:
     else:
         module = getattr(obj if isinstance(obj, _DEFINITIONS) else type(obj), "__module__", "")
     return isinstance(module, str) and (module == "ascreg" or module.startswith("ascreg."))
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _scoped(
+    tree: ast.AST, outer: tuple[set[str], set[str]], host: bool
+) -> Iterator[tuple[ast.AST, tuple[set[str], set[str]]]]:
+    """Yield each node of *tree* with the names of its scope: its own, and those it may write into.
+
+    A function's own names are its parameters and what it assigns, with its enclosing scopes'.
+    It may write into what it made, what its enclosing scopes may, the object of its own
+    method (``self``, unless *host*: a method of an object the blocks share), and memory
+    through a parameter annotated as a pointer or tensor (a store). Any other parameter is
+    the caller's: the launch's struct is every block's.
+    """
+    nodes, nested = _scope_nodes(tree)
+    params = {a.arg for a in _parameters(tree)}
+    made = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    own = outer[0] | params | made
+    writable = outer[1] | (made - params) | _pointer_params(tree)
+    if not host:
+        writable |= {"self"} & params
+    for node in nodes:
+        yield node, (own, writable)
+    for inner in nested:
+        yield from _scoped(inner, (own, writable), host)
+
+
+def _scope_nodes(tree: ast.AST) -> tuple[list[ast.AST], list[ast.AST]]:
+    """Return the nodes of *tree*'s own scope (itself included), and the scopes nested in it.
+
+    A nested function's decorators, defaults and annotations belong to the enclosing scope.
+    """
+    nodes: list[ast.AST] = [tree]
+    nested: list[ast.AST] = []
+    pending = list(ast.iter_child_nodes(tree))
+    while pending:
+        node = pending.pop()
+        if isinstance(node, _SCOPES):
+            nested.append(node)
+            outside: list[Any] = list(getattr(node, "decorator_list", []))
+            if not isinstance(node, ast.ClassDef):
+                outside += [*node.args.defaults, *node.args.kw_defaults]
+            pending.extend(n for n in outside if n is not None)
+            continue
+        nodes.append(node)
+        pending.extend(ast.iter_child_nodes(node))
+    return nodes, nested
+
+
+def _parameters(tree: ast.AST) -> list[ast.arg]:
+    """Return the parameters of a function or lambda node (none for other nodes)."""
+    args = getattr(tree, "args", None)
+    if not isinstance(args, ast.arguments):
+        return []
+    extra = [a for a in (args.vararg, args.kwarg) if a is not None]
+    return [*args.posonlyargs, *args.args, *args.kwonlyargs, *extra]
+
+
+_POINTER_TYPES = frozenset({"GmPtr", "UbPtr", "Pointer", "GlobalTensor", "LocalTensor"})
+"""Annotations of parameters the code may store through (``p[i] = v`` writes memory)."""
+
+
+def _pointer_params(tree: ast.AST) -> set[str]:
+    """Return the parameters of *tree* annotated as an ascreg pointer or tensor type."""
+    found = set()
+    for arg in _parameters(tree):
+        if arg.annotation is not None:
+            annotation = arg.annotation
+            if isinstance(annotation, ast.Subscript):
+                annotation = annotation.value
+            name = annotation.attr if isinstance(annotation, ast.Attribute) else annotation
+            if getattr(name, "id", name) in _POINTER_TYPES:
+                found.add(arg.arg)
+    return found
+
+
+def _is_user_object(obj: Any) -> bool:
+    """Return True for an object of a class defined in user code (not ascreg, not a builtin)."""
+    cls = type(obj)
+    module = getattr(cls, "__module__", "")
+    return (
+        not isinstance(obj, (*_DEFINITIONS, types.ModuleType))
+        and hasattr(obj, "__dict__")
+        and module not in ("builtins", "")
+        and not _is_ascreg(obj)
+        and inspect.getsourcefile(cls) is not None
+    )
 
 
 def _root(node: ast.AST) -> str | None:
