@@ -263,8 +263,35 @@ def test_a_vec_scope_block_runs_for_the_whole_group(
     grouped = _run_one_vf(kernel, 4, source)
     np.testing.assert_array_equal(grouped, without_groups(lambda: _run_one_vf(kernel, 4, source)))
     np.testing.assert_array_equal(grouped.reshape(-1), source * np.float32(3.0))
-    said = _grouped(group_log, "kernel")  # (a stop is told once per kernel code: not checked)
-    assert early or "kernel: blocks 0-3 ran as one group" in said, said
+    # an access outside a loop: the block runs once per block, on its row (it is a function)
+    assert "kernel: blocks 0-3 ran as one group" in _grouped(group_log, "kernel")
+
+
+class BlockScaled:
+    """A __VEC_SCOPE__ block that reads a value of each block (computed from GetBlockIdx())."""
+
+    @__aicore__
+    def Compute(self, dst: UbPtr[float32_t], src: UbPtr[float32_t]) -> None:
+        factor = GetBlockIdx() + 1
+        with __VEC_SCOPE__:
+            x = RegTensor[float32_t]()
+            full = Reg.CreateMask[float32_t]()
+            for i in range(N // 64):
+                Reg.LoadAlign(x, src + i * 64)
+                Reg.Muls(x, x, float(factor), full)  # one number: each block's own
+                Reg.StoreAlign(dst + i * 64, x, full)
+
+
+def test_a_vec_scope_block_reading_a_value_of_each_block_runs_per_block_in_the_group(
+    without_groups: Any, group_log: pytest.LogCaptureFixture
+) -> None:
+    source = np.random.default_rng(6).standard_normal(4 * N).astype(np.float32)
+    kernel = one_vf_kernel(BlockScaled)
+    grouped = _run_one_vf(kernel, 4, source)
+    np.testing.assert_array_equal(grouped, without_groups(lambda: _run_one_vf(kernel, 4, source)))
+    factors = np.repeat(np.arange(1, 5, dtype=np.float32), N)
+    np.testing.assert_array_equal(grouped.reshape(-1), source * factors)
+    assert "kernel: blocks 0-3 ran as one group" in _grouped(group_log, "kernel")
 
 
 SEEN: list[int] = []

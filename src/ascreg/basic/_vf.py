@@ -16,8 +16,10 @@ the block's ``for`` loops run batched, by the rules of a ``__simd_vf__`` functio
 (``ascreg.engine.loops``); elsewhere they run eagerly, one iteration at a time, which a
 :class:`~ascreg.errors.EagerLoopWarning` says once per function. ``@__VEC_SCOPE__`` on a
 function is ``@__simd_vf__``. While a vector launch runs its blocks as one group
-(``ascreg.engine.groups``), a block's loops run on every block's UB at once, as a VF's do; any
-other UB access in the block stops the group (its blocks then run one at a time).
+(``ascreg.engine.groups``), a block's loops run on every block's UB at once, as a VF's do; a
+block with other UB accesses then runs once per block, as a VF does, where the engine made it
+a function (``ascreg.engine.scopes``: a block that binds no name the code after it uses);
+otherwise such an access stops the group (its blocks then run one at a time).
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from ascreg.machine.kernel import SCOPED_CODES, __simd_vf__
 from ascreg.machine.sync import PIPE_S, PIPE_V
 
 F = TypeVar("F", bound=Callable[..., Any])
+_Open = tuple[BlockContext, Any, bool] | None
+"""An open block: its context, its VF scope, and whether it runs for a whole group."""
 
 
 class VecScope:
@@ -50,26 +54,17 @@ class VecScope:
     """
 
     def __init__(self) -> None:
-        self._open: list[tuple[BlockContext, Any] | None] = []
+        self._open: list[_Open] = []
 
     def __repr__(self) -> str:
         return "__VEC_SCOPE__"
 
     def __enter__(self) -> None:
         ctx = running_block()
-        if ctx is None:  # outside a kernel (plain Reg code on a bare UB): nothing to order
-            self._open.append(None)
-            return
         code = sys._getframe(1).f_code
-        if code not in SCOPED_CODES:
+        if ctx is not None and code not in SCOPED_CODES:
             _say_eager(code)
-        ctx.tracker.complete(PIPE_S, PIPE_V)
-        ctx.tracker.vf_boundary(True)
-        scope = ctx.simd_vf()
-        scope.__enter__()
-        if ctx.group is not None:  # a block group's: its loops run on every block's UB at once
-            ctx.group.enter_scope()
-        self._open.append((ctx, scope))
+        self._open.append(self._begin(ctx, grouped=True))
 
     def __exit__(
         self,
@@ -77,16 +72,61 @@ class VecScope:
         error: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
-        entry = self._open.pop()
+        self._end(self._open.pop(), kind, error, trace)
+
+    def _begin(self, ctx: BlockContext | None, *, grouped: bool) -> _Open:
+        """Start the block's VF on *ctx*; *grouped*: a group's block runs for all its blocks."""
+        if ctx is None:  # outside a kernel (plain Reg code on a bare UB): nothing to order
+            return None
+        ctx.tracker.complete(PIPE_S, PIPE_V)
+        ctx.tracker.vf_boundary(True)
+        scope = ctx.simd_vf()
+        scope.__enter__()
+        grouped = grouped and ctx.group is not None
+        if grouped:  # a block group's: its loops run on every block's UB at once
+            ctx.group.enter_scope()
+        return ctx, scope, grouped
+
+    @staticmethod
+    def _end(
+        entry: _Open,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
         if entry is None:
             return
-        ctx, scope = entry
-        if ctx.group is not None:
+        ctx, scope, grouped = entry
+        if grouped:
             ctx.group.exit_scope()
         scope.__exit__(kind, error, trace)
         ctx.tracker.vf_boundary(False)
         if kind is None:
             ctx.tracker.complete(PIPE_V, PIPE_S)
+
+    def run(self, body: Callable[[], None]) -> None:
+        """Run a ``with __VEC_SCOPE__:`` block whose body the engine made a function.
+
+        The engine's rewrite of an ``@__aicore__`` function does so where the body leaves no
+        name behind for the code after it (``ascreg.engine.scopes``). In a block group the
+        block then runs as a VF does: once for all the group's blocks where it can, else once
+        per block on that block's UB row and values (``Group.scope``).
+        """
+        ctx = running_block()
+        if ctx is None or ctx.group is None:
+            self._once(ctx, body)
+        else:
+            ctx.group.scope(body, lambda: self._once(ctx, body))
+
+    def _once(self, ctx: BlockContext | None, body: Callable[[], None]) -> None:
+        """Run *body* as the block's VF once (for one block, or a group's all-blocks run)."""
+        entry = self._begin(ctx, grouped=False)
+        try:
+            body()
+        except BaseException as error:
+            self._end(entry, type(error), error, error.__traceback__)
+            raise
+        self._end(entry, None, None, None)
 
     def __call__(self, func: F) -> F:
         """``@__VEC_SCOPE__``: make *func* a vector function (``__simd_vf__``)."""

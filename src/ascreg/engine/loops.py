@@ -63,6 +63,7 @@ import numpy as np
 
 from ascreg._dtypes import Scalar
 from ascreg.engine import batch, plans
+from ascreg.engine.scopes import as_functions, movable_scopes
 from ascreg.engine.sites import Site
 from ascreg.errors import CALL_MARKER, FORWARDER_MARKER, PURE_MARKER, EagerLoopWarning
 from ascreg.machine.kernel import CORE_ATTR, SCOPED_CODES
@@ -700,7 +701,8 @@ def batched(func: Callable[..., Any], scoped: bool = False) -> Callable[..., Any
         _warn_unavailable(func)
         return func
     definition, loops = parsed
-    if not loops:
+    scopes = movable_scopes(definition, VEC_SCOPE) if scoped else []
+    if not loops and not scopes:
         return func
     code = func.__code__
     sites = []
@@ -726,6 +728,7 @@ def batched(func: Callable[..., Any], scoped: bool = False) -> Callable[..., Any
         at = 1 if documented else 0
         definition.body[at:at] = replayed.body
     _Replace({id(loop.node): (key, loop) for key, loop in enumerate(loops)}).visit(definition)
+    as_functions(definition, scopes)  # (a group can then run each block per block)
     rewritten = _compile(func, definition, helpers)
     rewritten.__ascreg_sites__ = sites  # type: ignore[attr-defined]
     if scoped:

@@ -22,7 +22,8 @@ body once for a run of consecutive blocks instead:
   that fails records every block's); a ``__simd_vf__`` runs once
   for the whole group where it can, its batched loops on every block's row at once (the block
   a leading axis), else once per block on that block's row (:meth:`Group.vf`), every block
-  then leaving the same byte marks as the first;
+  then leaving the same byte marks as the first; so does a ``with __VEC_SCOPE__:`` block the
+  engine made a function (:meth:`Group.scope`, :mod:`ascreg.engine.scopes`);
 * Global Memory is reached through the group's copies only: any other access, a block reading
   or writing bytes another block of the group writes, output on ``stdout``, a warning (but a
   ``SlowPathWarning``, said after the group, once, as it always is), and any
@@ -31,8 +32,10 @@ body once for a run of consecutive blocks instead:
 A group that stops leaves nothing behind: its GM writes are undone and its blocks run one at
 a time, which raise the error, print or warn exactly as they always did. Which kernels may run
 in groups is decided from their code (:func:`why_not_grouped`): the body, and the functions and
-methods of user classes it names, make no ``global`` or ``nonlocal`` statements and write no
-attribute or item of anything but what they made (or their own object, ``self``). The first group of each
+methods of user classes it names (through templates, static methods and the objects the blocks
+share too), make no ``global`` or ``nonlocal`` statements and write no attribute or item of
+anything but what they made, their own object (``self``, unless the blocks share it) and
+memory through a pointer parameter. The first group of each
 kernel is checked against the same blocks run one at a time (their GM writes must be equal
 byte for byte); a difference turns groups off for that kernel with a warning.
 ``ASCREG_SIMD_GROUPS=0`` turns groups off. Whether (and why not) a launch ran in groups is

@@ -323,9 +323,9 @@ class Group:
 
         That is a VF (:meth:`_all_blocks`) or a ``with __VEC_SCOPE__:`` block of the kernel
         body. Its batched loops work on every block's UB row at once, and any other UB access
-        refuses. (A ``__VEC_SCOPE__`` block is the body's own code: it cannot run again block
-        by block, so a refusal in it stops the group and the launch runs its blocks one at a
-        time.)
+        refuses. (A ``__VEC_SCOPE__`` block the engine made a function, :meth:`scope`, then
+        runs once per block; one left inline cannot run again, so a refusal in it stops the
+        group and the launch runs its blocks one at a time.)
         """
         self.ub.use_all()
         ALL_BLOCKS[0] = True
@@ -349,6 +349,31 @@ class Group:
         """
         if not self._all_blocks(func, run, args, kwargs):
             self._per_block(run, args, kwargs)
+
+    def scope(self, body: Callable[[], None], run: Callable[[], None]) -> None:
+        """Run a ``with __VEC_SCOPE__:`` block made a function (*body*; *run* runs it as a VF).
+
+        As :meth:`vf` runs a VF: once for the whole group where it can, else once per block;
+        then the per-block values *body* captures from the kernel (``GetBlockIdx()`` and what
+        was computed from it) are that block's while it runs.
+        """
+        if self._all_blocks(body, run, (), {}):
+            return
+        cells = [cell for cell in body.__closure__ or () if _per_block_value(cell)]
+        held = [cell.cell_contents for cell in cells]
+
+        def block_run() -> None:
+            k = self.ub.active  # (the block whose row the VF runs on)
+            assert k is not None
+            for cell, value in zip(cells, held, strict=True):
+                cell.cell_contents = _of_block((value,), k)[0]
+            run()
+
+        try:
+            self._per_block(block_run, (), {})
+        finally:
+            for cell, value in zip(cells, held, strict=True):
+                cell.cell_contents = value
 
     def _all_blocks(
         self,
@@ -627,6 +652,14 @@ def _writers(cuts: Lanes, starts: Lanes, ends: Lanes, blocks: Lanes) -> Lanes:
     n, total, squares = np.cumsum(sums, axis=1)[:, :-1]
     one_block = total * total == n * squares  # equal values: no spread
     return np.where(n == 0, 0, np.where(one_block, total // np.maximum(n, 1), -1))
+
+
+def _per_block_value(cell: Any) -> bool:
+    """Tell whether a closure cell holds a value of each block (a set cell: empty is not)."""
+    try:
+        return isinstance(cell.cell_contents, BlockLanes | BlockGmPtr)
+    except ValueError:
+        return False
 
 
 def _of_block(args: tuple[Any, ...], k: int) -> list[Any]:

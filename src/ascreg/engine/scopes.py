@@ -1,0 +1,187 @@
+"""``with __VEC_SCOPE__:`` blocks made functions, so that a block group can run them per block.
+
+A ``__VEC_SCOPE__`` block is the vector function of an ``@__aicore__`` function written
+inline. While a vector launch runs its blocks as one group (:mod:`ascreg.engine.groups`), a
+``__simd_vf__`` that cannot run for all the blocks at once (a load outside a batched loop, a
+loop that runs eagerly) runs once per block on that block's UB row; an inline block cannot
+run again, so it stopped the group. The engine's rewrite of the function therefore turns
+each block into a nested function and a call of the scope object's ``run`` with it::
+
+    with __VEC_SCOPE__:              def __ascreg_scope_12__():
+        body                             body
+                                     __VEC_SCOPE__.run(__ascreg_scope_12__)
+
+which :meth:`ascreg.basic.VecScope.run` runs as the ``with`` block would, and a group as it
+runs a VF. Only a block the move leaves meaning the same is made a function: one that neither
+returns, yields, awaits nor breaks out of it, declares no ``global`` or ``nonlocal`` name,
+calls no ``super()``, and binds no name the rest of the function also uses (the names it
+binds become the nested function's own). Other blocks stay inline, as before.
+
+Examples
+--------
+>>> import ast
+>>> tree = ast.parse('''
+... def f(x):
+...     with __VEC_SCOPE__:
+...         y = x + 1
+...     return x
+... ''').body[0]
+>>> blocks = movable_scopes(tree, "__VEC_SCOPE__"); len(blocks)
+1
+>>> as_functions(tree, blocks); print(ast.unparse(tree))
+def f(x):
+<BLANKLINE>
+    def __ascreg_scope_3__():
+        y = x + 1
+    __VEC_SCOPE__.run(__ascreg_scope_3__)
+    return x
+"""
+
+from __future__ import annotations
+
+import ast
+
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_LEAVING = (ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal)
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+
+
+def movable_scopes(definition: ast.FunctionDef, spelling: str) -> list[ast.With]:
+    """Return the ``with <spelling>:`` blocks of *definition* that may become functions."""
+    if any(isinstance(node, ast.Global | ast.Nonlocal) for node in _own_nodes(definition.body)):
+        return []  # (a nested function could not share its names)
+    return [
+        stmt
+        for holder in _statement_lists(definition)
+        for stmt in holder
+        if isinstance(stmt, ast.With) and _is_scope(stmt, spelling) and _movable(stmt, definition)
+    ]
+
+
+def as_functions(definition: ast.FunctionDef, blocks: list[ast.With]) -> None:
+    """Replace each of *blocks* (found by :func:`movable_scopes`) by a function and its run.
+
+    The blocks may have been rewritten since they were found (the engine's loop rewrite):
+    a name their code now binds that the rest of the function uses is one the rewrite rebinds
+    and puts back (a flattened loop's rows), which the function shares (``nonlocal``).
+    """
+    wanted = {id(block) for block in blocks}
+    for holder in _statement_lists(definition):
+        for k in reversed(range(len(holder))):
+            block = holder[k]
+            if id(block) in wanted:
+                assert isinstance(block, ast.With)
+                holder[k : k + 1] = _as_function(block, _shared(block, definition))
+
+
+def _statement_lists(definition: ast.FunctionDef) -> list[list[ast.stmt]]:
+    """Return every statement list of *definition*'s own code (not of nested definitions)."""
+    found: list[list[ast.stmt]] = []
+    pending: list[ast.AST] = [definition]
+    while pending:
+        node = pending.pop()
+        for field in ("body", "orelse", "finalbody"):
+            stmts = getattr(node, field, None)
+            if isinstance(stmts, list) and stmts and isinstance(stmts[0], ast.stmt):
+                found.append(stmts)
+        pending.extend(
+            child
+            for child in ast.iter_child_nodes(node)
+            if isinstance(child, ast.stmt | ast.excepthandler | ast.match_case)
+            and not isinstance(child, _NESTED)
+        )
+    return found
+
+
+def _is_scope(stmt: ast.stmt, spelling: str) -> bool:
+    if not isinstance(stmt, ast.With) or len(stmt.items) != 1:
+        return False
+    item = stmt.items[0]
+    expr = item.context_expr
+    name = expr.id if isinstance(expr, ast.Name) else getattr(expr, "attr", None)
+    return name == spelling and item.optional_vars is None
+
+
+def _movable(block: ast.With, definition: ast.FunctionDef) -> bool:
+    """Tell whether *block*'s body means the same as a nested function's body."""
+    inside = _own_nodes(block.body)
+    if any(isinstance(node, _LEAVING) for node in inside):
+        return False
+    if any(isinstance(node, ast.Name) and node.id == "super" for node in inside):
+        return False
+    if _escaping_jumps(block.body):
+        return False
+    return not _bound(block.body) & _used_outside(block, definition)
+
+
+def _own_nodes(stmts: list[ast.stmt]) -> list[ast.AST]:
+    """Return the nodes of *stmts* outside nested definitions (which are listed themselves)."""
+    found: list[ast.AST] = []
+    pending: list[ast.AST] = list(stmts)
+    while pending:
+        node = pending.pop()
+        found.append(node)
+        if not isinstance(node, _NESTED):
+            pending.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _escaping_jumps(stmts: list[ast.stmt]) -> bool:
+    """Tell whether a ``break`` or ``continue`` in *stmts* leaves them (no loop of theirs holds it)."""
+    pending: list[ast.AST] = list(stmts)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Break | ast.Continue):
+            return True
+        if isinstance(node, _NESTED):
+            continue
+        if isinstance(node, _LOOPS):
+            pending.extend(node.orelse)  # (a loop's own body holds its jumps)
+            continue
+        pending.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def _bound(stmts: list[ast.stmt]) -> set[str]:
+    """Return the names *stmts* bind in their own scope."""
+    inside = _own_nodes(stmts)
+    bound = {
+        node.id for node in inside if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+    }
+    return bound | {
+        node.name for node in inside if isinstance(node, _NESTED) and hasattr(node, "name")
+    }
+
+
+def _used_outside(block: ast.With, definition: ast.FunctionDef) -> set[str]:
+    """Return the names *definition* mentions outside *block*'s body, its parameters too."""
+    within = {id(node) for stmt in block.body for node in ast.walk(stmt)}
+    args = definition.args
+    params = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    return {
+        node.id
+        for node in ast.walk(definition)
+        if isinstance(node, ast.Name) and id(node) not in within
+    } | {param.arg for param in params if param is not None}
+
+
+def _shared(block: ast.With, definition: ast.FunctionDef) -> list[str]:
+    """Return the names *block* binds that the rest of *definition* uses, sorted."""
+    return sorted(_bound(block.body) & _used_outside(block, definition))
+
+
+def _as_function(block: ast.With, shared: list[str]) -> list[ast.stmt]:
+    """Return ``def __ascreg_scope_<line>__(): body`` and ``<scope>.run(it)`` for *block*.
+
+    *shared*: names the function binds as the enclosing function's own (``nonlocal``).
+    """
+    name = f"__ascreg_scope_{block.lineno}__"
+    function = ast.parse(f"def {name}(): pass").body[0]
+    assert isinstance(function, ast.FunctionDef)
+    function.body = [ast.Nonlocal(names=shared)] if shared else []
+    function.body += block.body
+    run = ast.Attribute(value=block.items[0].context_expr, attr="run", ctx=ast.Load())
+    call = ast.Expr(value=ast.Call(func=run, args=[ast.Name(id=name, ctx=ast.Load())], keywords=[]))
+    for node in (function, call):
+        ast.copy_location(node, block)
+    return [function, call]
