@@ -155,6 +155,23 @@ def test_a_class_template_is_checked_by_the_function_that_makes_its_classes() ->
     assert "writes into dst[0], which is not the code's own" in why
 
 
+def test_a_lambda_is_checked_by_its_own_code() -> None:
+    pure = lambda x: ops.ceil_div(x, 8)  # noqa: E731
+    noisy = lambda x: SEEN.append(x)  # noqa: E731
+    twins = (lambda x: x), (lambda x: -x)  # two alike on one line: which is which is unknown
+
+    def make(helper: Any) -> Any:
+        def kernel(x: Any) -> None:
+            helper(x)
+
+        return kernel
+
+    assert why_not_grouped(make(pure)) is None
+    assert "<lambda> (line" in (why_not_grouped(make(noisy)) or "")
+    assert "calls SEEN.append" in (why_not_grouped(make(noisy)) or "")
+    assert "its source cannot be read" in (why_not_grouped(make(twins[0])) or "")
+
+
 def test_kernels_a_factory_makes_are_checked_each_with_its_own_captured_values() -> None:
     def make(helper: Any) -> Any:
         def kernel(x: Any) -> None:

@@ -232,3 +232,16 @@ def test_a_gm_read_every_block_makes_is_made_once_for_the_group(
     grouped = "tiled_by_struct: blocks 0-3 ran as one group" in messages
     assert grouped is not overlap, messages
     np.testing.assert_array_equal(got, np.arange(256) * np.float32(3) + 1)
+
+
+def test_a_block_that_takes_another_branch_than_the_next_runs_alone_and_says_so(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="ascreg.groups")
+    x = np.random.default_rng(9).uniform(-2, 2, 2 * 256).astype(np.float32)
+    got = _run(2, 256, 128, x)
+    expected = x * np.float32(2) + np.float32(1)
+    expected[256 + 128 :] = 0
+    np.testing.assert_array_equal(got, expected)
+    messages = [record.getMessage() for record in caplog.records]
+    assert "tail_sized: block 0 runs alone: it takes another branch than block 1" in messages

@@ -142,7 +142,11 @@ def run_groups(runner: Any, races: GmRaceCheck) -> int:
     first = 0
     while blocks - first >= 2:
         count = splits.get(first, min(GROUP_BLOCKS, blocks - first))
-        if count < 2:
+        if count < 2:  # (a split: block `first` disagrees with the next one)
+            _tell_once(
+                ("alone", code, first),
+                f"{name}: block {first} runs alone: it takes another branch than block {first + 1}",
+            )
             return first
         _ascreg_blocks = (first, count)  # the launch's BlockProgress reads it
         outcome = _attempt(runner, races, first, count)

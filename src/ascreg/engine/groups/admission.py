@@ -103,18 +103,17 @@ class _Admission:
             self.functions.append(func)
         if depth > 6:
             return f"{func.__qualname__}: user code nested too deep"
-        try:
-            source = textwrap.dedent(inspect.getsource(func))
-            tree = ast.parse(source).body[0]
-        except (OSError, TypeError, SyntaxError, IndexError):
+        found = _definition(func)
+        if found is None:
             return f"{getattr(func, '__qualname__', func)}: its source cannot be read"
+        tree, first = found
         written = inspect.unwrap(func)  # (an @__aicore__ wrapper's names are its module's)
         scope = {**vars(sys.modules["builtins"]), **getattr(written, "__globals__", {})}
         scope.update(_closure(written))
         for node, names in _scoped(tree, (set(), set()), host):
             why = self._node(node, scope, names, depth)
             if why is not None:
-                line = code.co_firstlineno + getattr(node, "lineno", 1) - 1
+                line = first + getattr(node, "lineno", 1) - 1
                 return f"{func.__qualname__} (line {line}): {why}"
         return None
 
@@ -218,6 +217,29 @@ class _Admission:
                     why = self.function(func, depth + 1, host=host)
                     if why is not None:
                         return why
+        return None
+
+
+def _definition(func: Any) -> tuple[ast.AST, int] | None:
+    """Return the definition of *func* (a ``def`` or a ``lambda``) and the line of its line 1.
+
+    A lambda is found in its file's code: the source lines ``inspect`` gives for it are the
+    lines around it, not code of their own.
+    """
+    code = func.__code__
+    try:
+        if code.co_name == "<lambda>":
+            module = ast.parse(textwrap.dedent("".join(inspect.findsource(func)[0])))
+            lambdas = [
+                node
+                for node in ast.walk(module)
+                if isinstance(node, ast.Lambda)
+                and node.lineno == code.co_firstlineno
+                and [a.arg for a in node.args.args] == list(code.co_varnames[: code.co_argcount])
+            ]
+            return (lambdas[0], 1) if len(lambdas) == 1 else None
+        return ast.parse(textwrap.dedent(inspect.getsource(func))).body[0], code.co_firstlineno
+    except (OSError, TypeError, SyntaxError, IndexError):
         return None
 
 
