@@ -75,6 +75,36 @@ def test_blocks_in_branches_move_and_those_of_nested_functions_do_not() -> None:
     assert "with __VEC_SCOPE__:\n            c = 1" in code
 
 
+def test_blocks_declaring_the_same_registers_move_each_with_its_own() -> None:
+    source = """
+    def f(x, wide):
+        if wide:
+            with __VEC_SCOPE__:
+                a, b = (make() for _ in range(2))
+                for i in range(x):
+                    a = b
+        else:
+            with __VEC_SCOPE__:
+                a = make()
+                for i in range(x):
+                    a = a
+    """
+    count, code = _moved(source)
+    assert count == 2 and "nonlocal" not in code
+
+
+def test_a_block_reading_what_another_left_keeps_both_inline() -> None:
+    source = """
+    def f(x):
+        with __VEC_SCOPE__:
+            a = make()
+        with __VEC_SCOPE__:
+            use(a)  # the first block's register (a C++ compiler would refuse it)
+            a = make()
+    """
+    assert _moved(source)[0] == 0
+
+
 def test_a_name_the_rewritten_block_binds_and_the_function_uses_is_shared() -> None:
     # the loop rewrite may rebind a parameter (a flattened loop's rows) and put it back
     definition = ast.parse("def f(p):\n    with __VEC_SCOPE__:\n        q = p\n    return p\n")

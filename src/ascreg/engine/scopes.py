@@ -41,21 +41,41 @@ from __future__ import annotations
 
 import ast
 
-_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_NESTED = (
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.Lambda,
+    ast.ClassDef,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+)
+"""Nodes with a scope of their own (a comprehension's variables are its own too)."""
 _LEAVING = (ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
 
 def movable_scopes(definition: ast.FunctionDef, spelling: str) -> list[ast.With]:
-    """Return the ``with <spelling>:`` blocks of *definition* that may become functions."""
+    """Return the ``with <spelling>:`` blocks of *definition* that may become functions.
+
+    A block may when it leaves only through its end and each name it binds is its own: the
+    rest of the function uses it only inside other such blocks, each of which binds it before
+    reading it (two blocks declaring the same registers, as two C++ scopes do).
+    """
     if any(isinstance(node, ast.Global | ast.Nonlocal) for node in _own_nodes(definition.body)):
         return []  # (a nested function could not share its names)
-    return [
+    blocks = [
         stmt
         for holder in _statement_lists(definition)
         for stmt in holder
-        if isinstance(stmt, ast.With) and _is_scope(stmt, spelling) and _movable(stmt, definition)
+        if isinstance(stmt, ast.With) and _is_scope(stmt, spelling) and _self_contained(stmt)
     ]
+    while True:  # dropping a block may make another's names shared: until none changes
+        kept = [block for block in blocks if _own_names(block, blocks, definition)]
+        if len(kept) == len(blocks):
+            return kept
+        blocks = kept
 
 
 def as_functions(definition: ast.FunctionDef, blocks: list[ast.With]) -> None:
@@ -66,12 +86,13 @@ def as_functions(definition: ast.FunctionDef, blocks: list[ast.With]) -> None:
     and puts back (a flattened loop's rows), which the function shares (``nonlocal``).
     """
     wanted = {id(block) for block in blocks}
+    outside = _used_outside_all(blocks, definition)  # (before any block moves)
     for holder in _statement_lists(definition):
         for k in reversed(range(len(holder))):
             block = holder[k]
             if id(block) in wanted:
                 assert isinstance(block, ast.With)
-                holder[k : k + 1] = _as_function(block, _shared(block, definition))
+                holder[k : k + 1] = _as_function(block, sorted(_bound(block.body) & outside))
 
 
 def _statement_lists(definition: ast.FunctionDef) -> list[list[ast.stmt]]:
@@ -102,16 +123,101 @@ def _is_scope(stmt: ast.stmt, spelling: str) -> bool:
     return name == spelling and item.optional_vars is None
 
 
-def _movable(block: ast.With, definition: ast.FunctionDef) -> bool:
-    """Tell whether *block*'s body means the same as a nested function's body."""
+def _self_contained(block: ast.With) -> bool:
+    """Tell whether *block*'s body leaves only through its end (no return, yield, break...)."""
     inside = _own_nodes(block.body)
     if any(isinstance(node, _LEAVING) for node in inside):
         return False
     if any(isinstance(node, ast.Name) and node.id == "super" for node in inside):
         return False
-    if _escaping_jumps(block.body):
-        return False
-    return not _bound(block.body) & _used_outside(block, definition)
+    return not _escaping_jumps(block.body)
+
+
+def _own_names(block: ast.With, blocks: list[ast.With], definition: ast.FunctionDef) -> bool:
+    """Tell whether every name *block* binds is its own (see :func:`movable_scopes`)."""
+    outside = _used_outside(block, definition)
+    shared = _bound(block.body) & outside
+    if not shared:
+        return True
+    others = [other for other in blocks if other is not block]
+    inside_others = set().union(*map(_nodes_of, others))
+    params = _parameter_names(definition)
+    for name in shared:
+        if name in params or _reads_first(block.body, name):
+            return False
+        for node in _uses(definition, name):
+            if id(node) in _nodes_of(block):
+                continue
+            if id(node) not in inside_others:
+                return False  # used by the function's own code
+            owner = next(o for o in others if id(node) in _nodes_of(o))
+            if name not in _bound(owner.body) or _reads_first(owner.body, name):
+                return False  # another block reads what this one left
+    return True
+
+
+def _nodes_of(block: ast.With) -> set[int]:
+    return {id(node) for stmt in block.body for node in ast.walk(stmt)}
+
+
+def _uses(definition: ast.FunctionDef, name: str) -> list[ast.Name]:
+    return [n for n in ast.walk(definition) if isinstance(n, ast.Name) and n.id == name]
+
+
+def _reads_first(stmts: list[ast.stmt], name: str) -> bool:
+    """Tell whether running *stmts* may read *name* before binding it (in their own scope).
+
+    Statements run in order; a binding counts after its value is computed; a branch or loop
+    body is read with what was bound before it, and what it binds is not counted after it
+    (it may not run).
+    """
+    for stmt in stmts:
+        if isinstance(stmt, ast.Assign | ast.AnnAssign):
+            if stmt.value is not None and _reads(stmt.value, name):
+                return True
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            if any(_binds(target, name) for target in targets):
+                return False
+            if any(_reads(target, name) for target in targets):  # (an item or attribute store)
+                return True
+        elif isinstance(stmt, ast.For | ast.AsyncFor):
+            if _reads(stmt.iter, name):
+                return True
+            if not _binds(stmt.target, name) and _reads_first(stmt.body, name):
+                return True
+            if _reads_first(stmt.orelse, name):
+                return True
+        elif isinstance(stmt, ast.If | ast.While):
+            if _reads(stmt.test, name):
+                return True
+            if _reads_first(stmt.body, name) or _reads_first(stmt.orelse, name):
+                return True
+        elif isinstance(stmt, ast.With):
+            if any(_reads(item, name) for item in stmt.items):
+                return True
+            if _reads_first(stmt.body, name):
+                return True
+        elif _reads(stmt, name):  # anything else (a call, a nested definition...)
+            return True
+    return False
+
+
+def _reads(node: ast.AST, name: str) -> bool:
+    return any(
+        isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Store)
+        for n in ast.walk(node)
+    )
+
+
+def _binds(target: ast.AST, name: str) -> bool:
+    """Tell whether the assignment target *target* binds *name* itself (not an item of it)."""
+    if isinstance(target, ast.Name):
+        return target.id == name
+    if isinstance(target, ast.Tuple | ast.List):
+        return any(_binds(element, name) for element in target.elts)
+    if isinstance(target, ast.Starred):
+        return _binds(target.value, name)
+    return False
 
 
 def _own_nodes(stmts: list[ast.stmt]) -> list[ast.AST]:
@@ -155,19 +261,23 @@ def _bound(stmts: list[ast.stmt]) -> set[str]:
 
 def _used_outside(block: ast.With, definition: ast.FunctionDef) -> set[str]:
     """Return the names *definition* mentions outside *block*'s body, its parameters too."""
-    within = {id(node) for stmt in block.body for node in ast.walk(stmt)}
-    args = definition.args
-    params = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
-    return {
+    return _used_outside_all([block], definition)
+
+
+def _used_outside_all(blocks: list[ast.With], definition: ast.FunctionDef) -> set[str]:
+    """Return the names *definition* mentions outside all *blocks*, its parameters too."""
+    within = set().union(*map(_nodes_of, blocks))
+    return _parameter_names(definition) | {
         node.id
         for node in ast.walk(definition)
         if isinstance(node, ast.Name) and id(node) not in within
-    } | {param.arg for param in params if param is not None}
+    }
 
 
-def _shared(block: ast.With, definition: ast.FunctionDef) -> list[str]:
-    """Return the names *block* binds that the rest of *definition* uses, sorted."""
-    return sorted(_bound(block.body) & _used_outside(block, definition))
+def _parameter_names(definition: ast.FunctionDef) -> set[str]:
+    args = definition.args
+    params = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    return {param.arg for param in params if param is not None}
 
 
 def _as_function(block: ast.With, shared: list[str]) -> list[ast.stmt]:
