@@ -730,6 +730,26 @@ def test_kernel_level_ops_run_eagerly(caplog: pytest.LogCaptureFixture) -> None:
     assert not error and "asc_popc is a kernel-level op" in eager_reason(lines)
 
 
+def test_an_op_that_never_batches_is_remembered_for_every_input_form(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The refusal depends on the body alone: calls with other counts do not try again."""
+
+    def scenario(ub: UnifiedBuffer) -> Any:
+        a, d = ub.alloc(uint16_t, 6 * L16), ub.alloc(uint16_t, 6 * L16)
+        a.write(np.arange(6 * L16))
+        for n in (3, 4, 5, 6):
+            with_kernel_op(d, a, n)
+        return d.read(6 * L16)
+
+    _, error, lines = differential(scenario, caplog)
+    tried = sum("runs eagerly (asc_popc is a kernel-level op)" in line for line in lines)
+    assert not error and tried <= 1  # (0: an earlier test's call was refused already)
+    assert sum("refused before: asc_popc" in line for line in lines) == 4 - tried
+    [said] = ascreg.explain(with_kernel_op)
+    assert "refused at run time for 1 input form(s)" in said
+
+
 # -- values shared between calls of a VF (the per-tile fast paths) --------------------------------
 
 
@@ -1050,6 +1070,47 @@ class Doubler:
                 load_for[uint16_t](r, src, uint32_t(i) * L16)
                 self.scale(r, self.__times, mask)
                 store_at(dst, r, i * L16, mask)
+
+
+def _tripler_class() -> type:
+    """A kernel class a factory makes (its module does not name it), as for a C++ class
+    template: its loop calls its own method and makes its registers two at a time."""
+
+    class Tripler:
+        @__aicore__
+        def scale(self, reg: Any, mask: Any) -> None:
+            Reg.Muls(reg, reg, 3, mask)
+
+        @__aicore__
+        def run(self, dst: Any, src: Any, n: int) -> None:
+            with __VEC_SCOPE__:
+                mask = Reg.CreateMask[uint16_t]()
+                for i in range(n):
+                    r, out = (Reg.RegTensor[uint16_t]() for _ in range(2))
+                    Reg.LoadAlign(r, src + i * L16)
+                    self.scale(r, mask)
+                    Reg.Adds(out, r, 0, mask)
+                    Reg.StoreAlign(dst + i * L16, out, mask)
+
+    return Tripler
+
+
+def test_a_loop_of_a_factory_made_class_calling_its_methods_runs_batched(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    tripler = _tripler_class()
+
+    def scenario(ub: UnifiedBuffer) -> Any:
+        src, dst = ub.alloc(uint16_t, 4 * L16), ub.alloc(uint16_t, 4 * L16)
+        src.write(np.arange(4 * L16))
+        with block(BlockContext()) as ctx:
+            ctx.ub = ub
+            tripler().run(dst, src, 4)
+        return dst.read(4 * L16)
+
+    result, error, lines = differential(scenario, caplog)
+    assert not error and ran_batched(lines), lines
+    np.testing.assert_array_equal(result, np.arange(4 * L16) * 3)
 
 
 def test_a_loop_calling_aicore_helpers_template_ones_and_methods_runs_batched(

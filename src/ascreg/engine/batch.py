@@ -73,8 +73,9 @@ class Fallback(Exception):
     """Raised inside a batched attempt when only eager execution gives the right result.
 
     ``scope`` says what the reason depends on, and so for which later calls the refusal is
-    remembered (:mod:`ascreg.engine.sites`): ``"form"`` (the body and the form of its inputs:
-    every call of that form), ``"layout"`` (the addresses, allocation bounds and values of
+    remembered (:mod:`ascreg.engine.sites`): ``"body"`` (an op of the body that never runs
+    batched: every call), ``"form"`` (the body and the form of its inputs: every call of that
+    form), ``"layout"`` (the addresses, allocation bounds and values of
     this call: calls with the same ones) or ``"state"`` (the block's or a register's state
     before the loop: not remembered).
     """

@@ -202,7 +202,7 @@ def admit(
         # calls carry state from one to the next (AR, an unaligned register); run once for all
         # iterations it would change that state once instead of once per iteration
         what = "a kernel-level op" if op.kernel else "an op with no batching rule"
-        raise fallback(f"{op.name} is {what}")
+        raise fallback(f"{op.name} is {what}", scope="body")
     admitted: tuple[Any, ...] | None = None if kwargs else rule.admit(op, args, batch)
     if admitted is None:
         raise fallback(f"{op.name} does not run on a batch in this form")

@@ -20,8 +20,10 @@ mask, pointer and index code whose Python control flow is the same in every iter
   (``float32_t(1)``, ``uint32_t(i)``), or a helper whose own body follows the same rules (it
   runs as part of the body): a ``__simd_callee__`` or ``__aicore__`` function (of a template,
   its generic body), or an ``__aicore__`` method of the class of the method the loop is in
-  (``self.Load(...)``); a ``print``, a call into other user code, a method call such as
-  ``list.append`` or ``reg.set``, a numpy function all mean eager;
+  (``self.Load(...)``, a class a factory made too); a ``print``, a call into other user code,
+  a method call such as ``list.append`` or ``reg.set``, a numpy function all mean eager;
+* a comprehension only makes values: ``(RegTensor[T]() for _ in range(4))``, constructors
+  over ``range`` loops without conditions;
 * no Python variable is read before the body assigns it and assigned later (a loop-carried
   Python value such as ``total += 1``), and no ``Ref``'s ``.value`` is read or assigned.
 
@@ -56,6 +58,7 @@ import textwrap
 import types
 import typing
 import warnings
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -230,13 +233,29 @@ def _stores(body: list[ast.stmt]) -> set[str]:
 
 
 def _ordered_stores(body: list[ast.stmt]) -> list[str]:
+    own = set().union(*map(_comprehension_names, body)) if body else set()
     found = (
         node.id
         for statement in body
         for node in ast.walk(statement)
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id not in own
     )
     return list(dict.fromkeys(found))
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _comprehension_names(node: ast.AST) -> set[str]:
+    """Return the names the comprehensions in *node* bind (each its own, not the function's)."""
+    return {
+        name.id
+        for comp in ast.walk(node)
+        if isinstance(comp, _COMPREHENSIONS)
+        for generator in comp.generators
+        for name in ast.walk(generator.target)
+        if isinstance(name, ast.Name)
+    }
 
 
 def _loads(node: ast.AST) -> set[str]:
@@ -311,18 +330,40 @@ class _Body:
 
     def expressions(self, expr: ast.expr, definite: set[str], stored: set[str]) -> None:
         """Refuse what a batched body may not contain in *expr*; note the names it reads."""
-        self.carried(_loads(expr), definite, stored)
+        self.carried(_loads(expr) - _comprehension_names(expr), definite, stored)
         for node in ast.walk(expr):
             if isinstance(node, ast.Call):
                 self.call(node)
             elif isinstance(node, ast.Attribute) and node.attr == "value":
                 raise _Refusal("it reads or assigns a Ref's .value")
+            elif isinstance(node, ast.ListComp | ast.GeneratorExp) and self.made(node):
+                continue  # registers made k at a time: its calls are checked as the walk goes
             elif isinstance(
                 node,
                 ast.Lambda | ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp
                 | ast.Yield | ast.YieldFrom | ast.Await | ast.NamedExpr,
             ):  # fmt: skip
                 raise _Refusal(f"the body has a {type(node).__name__} expression")
+
+    def made(self, node: ast.ListComp | ast.GeneratorExp) -> bool:
+        """Tell whether *node* only makes values: ``(RegTensor[T]() for _ in range(4))``.
+
+        Each of its loops runs over a ``range`` without a condition, and its element is a
+        constructor call (a register, a mask, a ``Ref``, a numpy scalar).
+        """
+        element = node.elt
+        if not isinstance(element, ast.Call):
+            return False
+        if not _constructs(_resolve(element.func, self.func, self.local)):
+            return False
+        return all(
+            not comp.ifs
+            and not comp.is_async
+            and isinstance(comp.target, ast.Name)
+            and isinstance(comp.iter, ast.Call)
+            and _resolve(comp.iter.func, self.func, self.local) is range
+            for comp in node.generators
+        )
 
     def call(self, call: ast.Call) -> None:
         """Refuse a call a batched body may not make; note whether a plan may record it.
@@ -472,10 +513,17 @@ def _helper(target: Any) -> Any:
     return found if isinstance(found, types.FunctionType) else None
 
 
+_OWNERS: weakref.WeakKeyDictionary[Any, type] = weakref.WeakKeyDictionary()
+"""The class of a method whose class its module does not name (one a factory made, as for a
+C++ class template): given by the call that rewrites it (:func:`batched`), and passed on to
+the methods of that class its loops call."""
+
+
 def _own_method(expr: ast.expr, func: Callable[..., Any]) -> Any:
     """Return the ``__aicore__`` method ``self.name`` of *func*'s class, or None.
 
-    *func* is a method (its first parameter ``self``) of a class its module defines.
+    *func* is a method (its first parameter ``self``) of a class its module defines, or of
+    the class :data:`_OWNERS` holds for it.
     """
     if not (
         isinstance(expr, ast.Attribute)
@@ -484,11 +532,18 @@ def _own_method(expr: ast.expr, func: Callable[..., Any]) -> Any:
     ):
         return None
     code = getattr(func, "__code__", None)
-    qualname = getattr(func, "__qualname__", "").split(".")
-    if code is None or code.co_varnames[:1] != ("self",) or len(qualname) != 2:
+    if code is None or code.co_varnames[:1] != ("self",):
         return None
-    cls = getattr(func, "__globals__", {}).get(qualname[0])
-    return _helper(getattr(cls, expr.attr, None)) if isinstance(cls, type) else None
+    cls = _OWNERS.get(func)
+    qualname = getattr(func, "__qualname__", "").split(".")
+    if cls is None and len(qualname) == 2:
+        cls = getattr(func, "__globals__", {}).get(qualname[0])
+    if not isinstance(cls, type):
+        return None
+    helper = _helper(getattr(cls, expr.attr, None))
+    if helper is not None:
+        _OWNERS[helper] = cls  # (its own calls of self.name)
+    return helper
 
 
 def _scalar_constant(target: Any, call: ast.Call) -> bool:
@@ -686,7 +741,9 @@ class _Replace(ast.NodeTransformer):
         return [told, node]
 
 
-def batched(func: Callable[..., Any], scoped: bool = False) -> Callable[..., Any]:
+def batched(
+    func: Callable[..., Any], scoped: bool = False, owner: type | None = None
+) -> Callable[..., Any]:
     """Return *func* with its batchable loops rewritten (or *func* itself if it has no loop).
 
     Every loop gets a :class:`~ascreg.engine.sites.Site` (the rewritten function's
@@ -695,7 +752,10 @@ def batched(func: Callable[..., Any], scoped: bool = False) -> Callable[..., Any
     ``exec`` or piped to ``python -``) runs every loop eagerly, which is warned about once.
     *scoped*: *func* is device code whose ``with __VEC_SCOPE__:`` blocks are its vector
     functions; only their loops are rewritten, and the function is never replayed whole.
+    *owner*: the class of a method its module does not name (its loops may call its methods).
     """
+    if owner is not None:
+        _OWNERS[func] = owner
     parsed = _loops(func, scoped) if isinstance(func, types.FunctionType) else None
     if parsed is None or not isinstance(func, types.FunctionType):
         _warn_unavailable(func)

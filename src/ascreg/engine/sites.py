@@ -125,20 +125,22 @@ class Site:
     ) -> None:
         """Remember that the loop was refused at run time, and why, for later calls like this.
 
-        *scope* (``Fallback.scope``): ``"form"`` remembers it for inputs of the same form,
-        ``"layout"`` for the same addresses and bounds (:func:`form_of`), ``"state"`` not.
+        *scope* (``Fallback.scope``): ``"body"`` remembers it for every call (an op of the body
+        that never runs batched), ``"form"`` for inputs of the same form, ``"layout"`` for the
+        same addresses and bounds (:func:`form_of`), ``"state"`` not.
         """
         if scope == "state":
             return
         if len(self.refused) >= REFUSALS_PER_LOOP:
             self.refused.pop(next(iter(self.refused)))
-        self.refused[form_of(iterations, inputs, layout=scope == "layout")] = reason
+        key = ANY_FORM if scope == "body" else form_of(iterations, inputs, layout=scope == "layout")
+        self.refused[key] = reason
 
     def refused_for(self, iterations: range, inputs: tuple[Any, ...] | None) -> str | None:
         """Return why the loop was refused before for a call like this one, or None."""
         if not self.refused:
             return None
-        found = self.refused.get(form_of(iterations, inputs))
+        found = self.refused.get(ANY_FORM) or self.refused.get(form_of(iterations, inputs))
         return found or self.refused.get(form_of(iterations, inputs, layout=True))
 
     def keep(self, plan: Any, recorder: Any, iterations: range) -> None:
@@ -174,6 +176,10 @@ class Site:
         if self.refused:
             line += f"; refused at run time for {len(self.refused)} input form(s)"
         return line
+
+
+ANY_FORM = ("any form",)
+"""The key of a refusal remembered for every call of the loop (``Fallback.scope == "body"``)."""
 
 
 def form_of(iterations: range, inputs: tuple[Any, ...] | None, *, layout: bool = False) -> Any:

@@ -290,7 +290,9 @@ def _vec_scoped(func: F) -> F:
         if sys.gettrace() is not None:
             return func(*args, **kwargs)  # a tracer or debugger sees the code as written
         if not runner:
-            runner.append(_scoped_runner(cast(types.FunctionType, func)))
+            method = args and func.__code__.co_varnames[:1] == ("self",)
+            owner = type(args[0]) if method else None  # (a factory's class: not its module's)
+            runner.append(_scoped_runner(cast(types.FunctionType, func), owner))
         return runner[0](*args, **kwargs)
 
     setattr(aicore, CORE_ATTR, "aicore")
@@ -298,22 +300,23 @@ def _vec_scoped(func: F) -> F:
     return cast(F, aicore)
 
 
-def _scoped_runner(func: types.FunctionType) -> Callable[..., Any]:
+def _scoped_runner(func: types.FunctionType, owner: type | None = None) -> Callable[..., Any]:
     """Return the engine's rewrite of *func*, made once per code and global values it reads.
 
     A template's bindings (and the methods of a class a template factory makes) share their
     code, each with its own globals or closure: those whose code reads the same objects share
     one rewrite (a binding made for every tile would otherwise be parsed and compiled again
-    each time).
+    each time). *owner*: the class of a method (``type(self)`` of its first call), which lets
+    its loops call the class's methods when the module does not name the class.
     """
     code = func.__code__
     cells = tuple(id(cell.cell_contents) for cell in func.__closure__ or ())
-    key = (code, cells, _global_ids(code, func.__globals__))
+    key = (code, cells, _global_ids(code, func.__globals__), owner)
     rewritten = _SCOPED_RUNNERS.get(key)
     if rewritten is None:
         if len(_SCOPED_RUNNERS) >= 512:
             _SCOPED_RUNNERS.clear()
-        rewritten = _SCOPED_RUNNERS[key] = hook.engine().vec_scoped(func)
+        rewritten = _SCOPED_RUNNERS[key] = hook.engine().vec_scoped(func, owner=owner)
     return rewritten
 
 
