@@ -93,6 +93,33 @@ def test_blocks_declaring_the_same_registers_move_each_with_its_own() -> None:
     assert count == 2 and "nonlocal" not in code
 
 
+@pytest.mark.parametrize("first", ["use(a)", "a += 1", "a.x = 1"])
+def test_a_block_reading_what_another_left_keeps_both_inline_whatever_the_read(
+    first: str,
+) -> None:
+    source = f"""
+    def f(x):
+        with __VEC_SCOPE__:
+            a = make()
+        with __VEC_SCOPE__:
+            {first}
+            a = make()
+    """
+    assert _moved(source)[0] == 0
+
+
+def test_a_scope_inside_a_scope_moves_with_the_outer_one_only() -> None:
+    source = """
+    def f(x):
+        with __VEC_SCOPE__:
+            a = x
+            with __VEC_SCOPE__:
+                b = x
+    """
+    count, code = _moved(source)
+    assert count == 1 and code.count("def __ascreg_scope_") == 1
+
+
 def test_a_block_reading_what_another_left_keeps_both_inline() -> None:
     source = """
     def f(x):

@@ -65,12 +65,14 @@ def movable_scopes(definition: ast.FunctionDef, spelling: str) -> list[ast.With]
     """
     if any(isinstance(node, ast.Global | ast.Nonlocal) for node in _own_nodes(definition.body)):
         return []  # (a nested function could not share its names)
-    blocks = [
+    scopes = [
         stmt
         for holder in _statement_lists(definition)
         for stmt in holder
-        if isinstance(stmt, ast.With) and _is_scope(stmt, spelling) and _self_contained(stmt)
+        if isinstance(stmt, ast.With) and _is_scope(stmt, spelling)
     ]
+    nested = set().union(*map(_nodes_of, scopes)) if scopes else set()  # (a scope in a scope)
+    blocks = [block for block in scopes if id(block) not in nested and _self_contained(block)]
     while True:  # dropping a block may make another's names shared: until none changes
         kept = [block for block in blocks if _own_names(block, blocks, definition)]
         if len(kept) == len(blocks):
@@ -180,6 +182,9 @@ def _reads_first(stmts: list[ast.stmt], name: str) -> bool:
                 return False
             if any(_reads(target, name) for target in targets):  # (an item or attribute store)
                 return True
+        elif isinstance(stmt, ast.AugAssign):
+            if _binds(stmt.target, name) or _reads(stmt, name):
+                return True  # (x += 1 reads x)
         elif isinstance(stmt, ast.For | ast.AsyncFor):
             if _reads(stmt.iter, name):
                 return True
