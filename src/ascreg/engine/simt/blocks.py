@@ -246,6 +246,9 @@ class BlockLocalPtr:
         return np.asarray(self.delta, dtype=np.int64)
 
     def __add__(self, n: Any) -> BlockLocalPtr:
+        if isinstance(n, np.ndarray) and n.ndim and n.dtype.kind in "iu":  # one int64 pass
+            moved = np.add(self.delta, n.view(np.ndarray), dtype=np.int64, casting="unsafe")
+            return BlockLocalPtr(self.ub, self.dtype, self.alloc, moved)
         if isinstance(n, np.ndarray) and n.ndim:
             step: Any = np.asarray(n).astype(np.int64).view(np.ndarray)
         elif isinstance(n, int | np.integer) and not isinstance(n, bool):
@@ -295,7 +298,10 @@ class BlockLocalPtr:
             element = np.add(index, delta, dtype=np.int64, casting="unsafe")
         elif isinstance(index, int | np.integer) and not isinstance(index, bool):
             count = lanes if chosen is None else chosen.size
-            element = np.broadcast_to(np.asarray(delta, dtype=np.int64), (count,)) + int(index)
+            if int(index) == 0 and isinstance(delta, np.ndarray) and delta.shape == (count,):
+                element = delta.astype(np.int64, copy=False)  # (read only from here on)
+            else:
+                element = np.broadcast_to(np.asarray(delta, np.int64), (count,)) + int(index)
         else:
             raise BatchStop(f"a UB index {index!r:.40} that is not an integer")
         size, start = self.dtype.size, self.alloc.start
@@ -714,16 +720,16 @@ class BlockBatch:
 
     def atomic(self, target: Any) -> None:
         """Report an atomic by the active lanes at *target*; stop if it breaks block order."""
+        base = target.base if isinstance(target, LanePointer) else target
+        if base.memory is self.ub_memory:
+            return  # each block's own UB: no other block reaches it
         lanes = self._lanes()
         blocks = self._blocks(lanes)
         if isinstance(target, LanePointer):
-            base = target.base
             offsets = np.broadcast_to(target.offsets, self.lane_block.shape)
             elements = offsets if lanes is None else offsets[lanes]
         else:
-            base, elements = target, np.zeros(blocks.size, dtype=np.int64)
-        if base.memory is self.ub_memory:
-            return  # each block's own UB: no other block reaches it
+            elements = np.zeros(blocks.size, dtype=np.int64)
         addresses = base.address + elements * base.dtype.size
         self._record(base.memory, addresses, base.dtype.size, blocks, _ATOMIC)
         self._in_block_order(id(base.memory), addresses, blocks)
