@@ -174,8 +174,10 @@ def test_a_moved_block_runs_as_written_and_leaves_the_scope_on_an_error() -> Non
         ctx.mem_bar()
         np.testing.assert_array_equal(out.read(256), np.full(256, 2.5, np.float32))
         runner = fill.__ascreg_runner__[0]  # type: ignore[attr-defined]
-        assert any(c.co_name.startswith("__ascreg_scope_") for c in runner.__code__.co_consts
-                   if hasattr(c, "co_name"))  # fmt: skip
-        with pytest.raises(Exception, match="aligned"):
+        moved = [c for c in runner.__code__.co_consts if getattr(c, "co_name", "") == "fill"]
+        assert len(moved) == 1  # the block's function, named after its function
+        with pytest.raises(Exception, match="aligned") as raised:
             fail(out)
         assert ctx.pipe.name == "PIPE_S" and not ctx.in_simd_vf
+        names = [entry.name for entry in raised.traceback]
+        assert "fail" in names and not any(n.startswith("__ascreg") for n in names)

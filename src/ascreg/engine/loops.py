@@ -66,7 +66,7 @@ import numpy as np
 
 from ascreg._dtypes import Scalar
 from ascreg.engine import batch, plans
-from ascreg.engine.scopes import as_functions, movable_scopes
+from ascreg.engine.scopes import SCOPE_PREFIX, as_functions, movable_scopes
 from ascreg.engine.sites import Site
 from ascreg.errors import CALL_MARKER, FORWARDER_MARKER, PURE_MARKER, EagerLoopWarning
 from ascreg.machine.kernel import CORE_ATTR, SCOPED_CODES
@@ -846,6 +846,7 @@ def _compile(
     inner = next(c for c in factory.co_consts if isinstance(c, types.CodeType))
     cells = dict(zip(free, func.__closure__ or (), strict=True))
     cells.update({name: types.CellType(helper) for name, helper in helpers.items()})
+    inner = _named_scopes(inner, func)
     closure = tuple(cells[name] for name in inner.co_freevars)
     rewritten = types.FunctionType(
         inner, func.__globals__, func.__name__, func.__defaults__, closure
@@ -853,6 +854,21 @@ def _compile(
     rewritten.__kwdefaults__ = func.__kwdefaults__
     rewritten.__qualname__ = func.__qualname__
     return rewritten
+
+
+def _named_scopes(code: types.CodeType, func: types.FunctionType) -> types.CodeType:
+    """Return *code* whose ``__VEC_SCOPE__`` block functions bear *func*'s name.
+
+    A profile, a traceback and a warning then name the function the block is written in, as
+    before the block became a function (:mod:`ascreg.engine.scopes`).
+    """
+    consts = tuple(
+        const.replace(co_name=func.__name__, co_qualname=func.__qualname__)
+        if isinstance(const, types.CodeType) and const.co_name.startswith(SCOPE_PREFIX)
+        else const
+        for const in code.co_consts
+    )
+    return code.replace(co_consts=consts) if consts != code.co_consts else code
 
 
 def _owner_class(func: types.FunctionType) -> str:

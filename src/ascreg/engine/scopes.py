@@ -52,6 +52,8 @@ _NESTED = (
     ast.GeneratorExp,
 )
 """Nodes with a scope of their own (a comprehension's variables are its own too)."""
+SCOPE_PREFIX = "__ascreg_scope_"
+"""How the functions made of blocks are named (then renamed after their function's code)."""
 _LEAVING = (ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
@@ -290,13 +292,20 @@ def _as_function(block: ast.With, shared: list[str]) -> list[ast.stmt]:
 
     *shared*: names the function binds as the enclosing function's own (``nonlocal``).
     """
-    name = f"__ascreg_scope_{block.lineno}__"
+    name = f"{SCOPE_PREFIX}{block.lineno}__"
     function = ast.parse(f"def {name}(): pass").body[0]
     assert isinstance(function, ast.FunctionDef)
     function.body = [ast.Nonlocal(names=shared)] if shared else []
     function.body += block.body
     run = ast.Attribute(value=block.items[0].context_expr, attr="run", ctx=ast.Load())
     call = ast.Expr(value=ast.Call(func=run, args=[ast.Name(id=name, ctx=ast.Load())], keywords=[]))
-    for node in (function, call):
-        ast.copy_location(node, block)
+    ast.copy_location(function, block)
+    line = ast.Pass(  # the run is the with statement's own line (a profile's VF, a traceback)
+        lineno=block.lineno,
+        col_offset=block.col_offset,
+        end_lineno=block.lineno,
+        end_col_offset=block.col_offset + len("with"),
+    )
+    for node in ast.walk(call):
+        ast.copy_location(node, line)
     return [function, call]
