@@ -37,6 +37,10 @@ def _moved(source: str) -> tuple[int, str]:
         ("y = 1", "y is read after the block"),
         ("for y in x:\n    pass", "the loop binds y, read after the block"),
         ("global g\ng = 1", "a global statement"),
+        ("import y", "the import binds y"),
+        ("try:\n    pass\nexcept Exception as y:\n    pass", "the handler binds y"),
+        ("del y", "del unbinds y"),
+        ("def y():\n    pass", "the def binds y"),
         ("super().f()", "super() needs the method's class cell"),
     ],
 )

@@ -256,14 +256,23 @@ def _escaping_jumps(stmts: list[ast.stmt]) -> bool:
 
 
 def _bound(stmts: list[ast.stmt]) -> set[str]:
-    """Return the names *stmts* bind in their own scope."""
-    inside = _own_nodes(stmts)
-    bound = {
-        node.id for node in inside if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
-    }
-    return bound | {
-        node.name for node in inside if isinstance(node, _NESTED) and hasattr(node, "name")
-    }
+    """Return the names *stmts* bind in their own scope.
+
+    Assigned, deleted, imported, caught (``except ... as``), defined or matched.
+    """
+    bound: set[str] = set()
+    for node in _own_nodes(stmts):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            bound.add(node.id)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.MatchMapping):
+            bound.update([node.rest] if node.rest else [])
+        else:
+            name = getattr(node, "name", None)  # a def, a class, except ... as, a match capture
+            if isinstance(name, str) and not isinstance(node, ast.alias):
+                bound.add(name)
+    return bound
 
 
 def _used_outside(block: ast.With, definition: ast.FunctionDef) -> set[str]:
