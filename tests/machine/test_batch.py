@@ -23,12 +23,13 @@ from ascreg import (
     Reg,
     UbPtr,
     UnifiedBuffer,
+    float32_t,
     int16_t,
     uint8_t,
     uint16_t,
     uint32_t,
 )
-from ascreg.basic import __VEC_SCOPE__
+from ascreg.basic import __VEC_SCOPE__, PIPE_ALL, PipeBarrier
 from ascreg.c_api import (
     asc_add,
     asc_loadalign,
@@ -42,6 +43,7 @@ from ascreg.c_api import (
 )
 from ascreg.machine.block import BlockContext, block
 from ascreg.machine.kernel import __aicore__
+from ascreg.machine.sync import Pipe
 from ascreg.machine.template import template
 
 L16 = 128
@@ -748,6 +750,51 @@ def test_an_op_that_never_batches_is_remembered_for_every_input_form(
     assert sum("refused before: asc_popc" in line for line in lines) == 4 - tried
     [said] = ascreg.explain(with_kernel_op)
     assert "refused at run time for 1 input form(s)" in said
+
+
+@ascreg.__simd_vf__
+def doubled_tail(dst: UbPtr[float32_t], src: UbPtr[float32_t], count: int, masked: bool) -> None:
+    """The last register of each row runs past *src*'s allocation; *masked*: UpdateMask."""
+    reg, full = Reg.RegTensor[float32_t](), Reg.CreateMask[float32_t]()
+    remaining = Ref(count)
+    for i in range(-(-count // 64)):
+        mask = Reg.UpdateMask[float32_t](remaining)
+        Reg.LoadAlign(reg, src + i * 64)
+        Reg.Add(reg, reg, reg, mask if masked else full)
+        Reg.StoreAlign(dst + i * 64, reg, mask if masked else full)
+
+
+@pytest.mark.parametrize("masked", [True, False], ids=["tail masked", "tail stored"])
+@pytest.mark.parametrize("count", [100, 200])
+def test_loads_past_the_allocations_end_batch_as_one_register_each(
+    caplog: pytest.LogCaptureFixture, count: int, masked: bool
+) -> None:
+    """Each row reports its bytes up to the allocation's end (the bytes past it, never
+    written, are not checked); the lanes past it are undefined: storing them is the eager
+    run's error, masking them off its result."""
+
+    def scenario(ub: UnifiedBuffer) -> Any:
+        with block(BlockContext()) as ctx:
+            ctx.ub = ub
+            dst = ub.alloc(float32_t, 256)
+            src = ub.alloc(float32_t, count)  # the last allocation: nothing written after it
+            src.write(np.arange(count, dtype=np.float32))
+            PipeBarrier[PIPE_ALL]()
+            doubled_tail(dst, src, count, masked)
+            # MTE2 fills the next buffer, unordered with the VF: its loads past src's end read
+            # no bytes of it (they are no access of it), so no hazard
+            after = ub.alloc(float32_t, 64)
+            with ctx.on_pipe(Pipe.PIPE_MTE2):
+                after.write(np.ones(64, dtype=np.float32))
+            PipeBarrier[PIPE_ALL]()
+            return dst.read(count)
+
+    result, error, lines = differential(scenario, caplog)
+    if masked:
+        assert not error and ran_batched(lines), lines
+        np.testing.assert_array_equal(result, np.arange(count, dtype=np.float32) * 2)
+    else:
+        assert error.startswith("UndefinedLaneError: Reg.StoreAlign: a store uses lane")
 
 
 # -- values shared between calls of a VF (the per-tile fast paths) --------------------------------

@@ -178,11 +178,11 @@ def _past_allocation(
 
     Legal on the chip: those lanes hold the UB bytes there and are *undefined*
     (:mod:`ascreg.machine.undefined`). Anything else is the access's own error (re-raised by
-    :meth:`~ascreg.machine.memory.Pointer.view_past_allocation`); a batched loop's
-    per-iteration pointer re-raises *error*, so that the loop runs eagerly.
+    :meth:`~ascreg.machine.memory.Pointer.view_past_allocation`). A batched loop's
+    per-iteration pointer (``reads_past_end``) reads each iteration's row so.
     """
-    if type(src) is not UbPtr:
-        raise error
+    if type(src) is not UbPtr and not getattr(src, "reads_past_end", False):
+        raise error  # (a batched loop's rows read past the end as this does, one row each)
     count = mode.elements(lanes)
     values, past = src.view_past_allocation(count, "reads")
     block = src.block

@@ -50,9 +50,9 @@ from typing import Any
 
 import numpy as np
 
-from ascreg.errors import get_policy
+from ascreg.errors import OutOfBoundsError, get_policy
 from ascreg.machine.block import BlockContext, RowsPlan
-from ascreg.machine.memory import Memory, Pointer, UbPtr, strided
+from ascreg.machine.memory import Memory, Pointer, UbPtr, UnifiedBuffer, strided
 from ascreg.machine.ref import EPOCH, Ref
 from ascreg.machine.registers import BATCHING, MASK_BITS, MaskReg, RegTensor, storage
 from ascreg.machine.sync import PIPE_V, RowsAccess
@@ -85,6 +85,17 @@ class Fallback(Exception):
 
 _ACTIVE: list[Batch] = BATCHING
 """The running batch (at most one: loops inside a batched body are never batched)."""
+
+
+class _PastEnd(Fallback):
+    """Raised by the rows of a load some of which run past the allocation's end, inside UB.
+
+    :meth:`RowPointer.loaded` turns it into the load's ``OutOfBoundsError`` (the core then
+    reads the rows as one load past the end: :meth:`RowPointer.view_past_allocation`); any
+    other access falls back on it, as on any :class:`Fallback`.
+    """
+
+    scope = "layout"
 
 
 class Unflattened(Exception):
@@ -620,14 +631,52 @@ class RowPointer(UbPtr[Any]):
 
         The access is reported to the batch (:meth:`Batch.access`). What depends on the
         addresses alone (their alignment, span and layout) is worked out once per pointer,
-        count and direction; the allocation's liveness and the memory's size every time.
+        count and direction; the allocation's liveness and the memory's size every time. Reads
+        past the allocation's end raise as :meth:`loaded`'s do.
         """
-        return self._lanes(count, action == "writes")[0]
+        try:
+            return self._lanes(count, action == "writes")[0]
+        except _PastEnd as past:
+            raise OutOfBoundsError(str(past)) from None
+
+    reads_past_end = True
+    """Its whole-register loads may run past the allocation's end (:meth:`view_past_allocation`)."""
 
     def loaded(self, count: int) -> Lanes:
-        """Return a copy of ``iterations x count`` elements (a gather is not copied again)."""
-        lanes, fresh = self._lanes(count, False)
+        """Return a copy of ``iterations x count`` elements (a gather is not copied again).
+
+        Rows that run past the end of the allocation, still inside UB, raise the
+        :class:`~ascreg.errors.OutOfBoundsError` of one such load: the load then reads them as
+        a load of one register does (:meth:`view_past_allocation`).
+        """
+        try:
+            lanes, fresh = self._lanes(count, False)
+        except _PastEnd as past:
+            raise OutOfBoundsError(str(past)) from None
         return lanes if fresh else lanes.copy()
+
+    def view_past_allocation(self, count: int, action: str) -> tuple[Lanes, Lanes]:
+        """Return ``iterations x count`` elements of rows that may run past the allocation.
+
+        What :meth:`~ascreg.machine.memory.Pointer.view_past_allocation` gives one load, per
+        row: the UB bytes there and, per element, whether it lies (partly) past the end. The
+        batch notes every row's whole span: bytes past the end another iteration stores are
+        then seen (the batch falls back), and an access of another pipe to them makes the
+        block's checks unsure (eager order, which sees a load's bytes up to the end only,
+        then decides).
+        """
+        block, memory, size = self.block, self.memory, self.dtype.size
+        if action != "reads" or block is None or memory.data.ndim != 1:
+            raise fallback("an access leaves its allocation in some iteration", scope="layout")
+        rows = self.rows
+        high = int(rows.max()) + count * size
+        if high > memory.data.size:
+            memory._grow(high)
+        _ACTIVE[-1].access(memory, rows, count * size, False, self.which)
+        elements = (rows // size)[:, None] + np.arange(count)
+        values = memory.typed(self.dtype.np_dtype)[elements]
+        past = rows[:, None] + (np.arange(count) + 1) * size > block.end
+        return values, past
 
     def _lanes(self, count: int, write: bool) -> tuple[Lanes, bool]:
         """:meth:`view`, and whether the elements are a new array (gathered) rather than a view."""
@@ -740,6 +789,8 @@ class RowPointer(UbPtr[Any]):
             last = address + (n - 1) * step
             low, high = (address, last + nbytes) if step >= 0 else (last, address + nbytes)
         if not self._holds(low, high):
+            if not write and self._starts_inside(low, high):
+                raise _PastEnd("a whole-register load runs past its allocation's end")
             raise fallback("an access leaves its allocation in some iteration", scope="layout")
         if write and n > 1 and (step is None or abs(step) < nbytes):
             raise fallback("stores of different iterations overlap", scope="layout")
@@ -757,6 +808,18 @@ class RowPointer(UbPtr[Any]):
         first = self.address  # rows[0]; evenly spaced rows end (n - 1) * step further on
         last = first + (rows.size - 1) * step
         return (first, last + nbytes) if step >= 0 else (last, first + nbytes)
+
+    def _starts_inside(self, low: int, high: int) -> bool:
+        """Tell whether every row starts inside the live allocation and all end inside UB."""
+        block, rows = self.block, self.rows
+        return (
+            block is not None
+            and block.live
+            and isinstance(self.memory, UnifiedBuffer)
+            and block.start <= low
+            and int(rows.max()) < block.end
+            and high <= self.memory.capacity
+        )
 
     def _holds(self, low: int, high: int) -> bool:
         block = self.block

@@ -285,11 +285,11 @@ def require_defined(values: Any, active: Any, what: str) -> None:
         return
     mask = _taint(values)
     enables = None if active is None else np.asarray(plain(active), dtype=bool)
-    if enables is not None and enables.shape == mask.shape:
-        mask = mask & enables
+    if enables is not None and enables.shape == mask.shape[mask.ndim - enables.ndim :]:
+        mask = mask & enables  # (a batch's rows: one mask for every iteration, or one each)
     if not mask.any():
         return
-    lane = int(np.flatnonzero(mask.reshape(-1))[0])
+    lane = int(np.flatnonzero(mask.reshape(-1))[0]) % mask.shape[-1]  # (in its register)
     undefined_behaviour(
         UndefinedLaneError(
             f"{what} uses lane {lane}, which is undefined ({values.origin}): the lanes a "
