@@ -1142,35 +1142,22 @@ def _tripler_class() -> type:
     return Tripler
 
 
-def test_a_loop_of_a_factory_made_class_calling_its_methods_runs_batched(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    tripler = _tripler_class()
-
-    def scenario(ub: UnifiedBuffer) -> Any:
-        src, dst = ub.alloc(uint16_t, 4 * L16), ub.alloc(uint16_t, 4 * L16)
-        src.write(np.arange(4 * L16))
-        with block(BlockContext()) as ctx:
-            ctx.ub = ub
-            tripler().run(dst, src, 4)
-        return dst.read(4 * L16)
-
-    result, error, lines = differential(scenario, caplog)
-    assert not error and ran_batched(lines), lines
-    np.testing.assert_array_equal(result, np.arange(4 * L16) * 3)
-
-
+@pytest.mark.parametrize(
+    ("kernel_class", "factor"),
+    [(Doubler, 2), (_tripler_class(), 3)],
+    ids=["module-level class", "factory-made class"],
+)
 def test_a_loop_calling_aicore_helpers_template_ones_and_methods_runs_batched(
-    caplog: pytest.LogCaptureFixture,
+    caplog: pytest.LogCaptureFixture, kernel_class: Any, factor: int
 ) -> None:
     def scenario(ub: UnifiedBuffer) -> Any:
         src, dst = ub.alloc(uint16_t, 4 * L16), ub.alloc(uint16_t, 4 * L16)
         src.write(np.arange(4 * L16))
         with block(BlockContext()) as ctx:
             ctx.ub = ub
-            Doubler().run(dst, src, 4)
+            kernel_class().run(dst, src, 4)
         return dst.read(4 * L16)
 
     result, error, lines = differential(scenario, caplog)
     assert not error and ran_batched(lines), lines
-    np.testing.assert_array_equal(result, np.arange(4 * L16) * 2)
+    np.testing.assert_array_equal(result, np.arange(4 * L16) * factor)

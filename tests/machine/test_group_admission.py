@@ -155,17 +155,20 @@ def test_a_class_template_is_checked_by_the_function_that_makes_its_classes() ->
     assert "writes into dst[0], which is not the code's own" in why
 
 
+def kernel_calling(helper: Any) -> Any:
+    """A kernel a factory makes: it calls *helper*, a value it captures."""
+
+    def kernel(x: Any) -> None:
+        helper(x)
+
+    return kernel
+
+
 def test_a_lambda_is_checked_by_its_own_code() -> None:
     pure = lambda x: ops.ceil_div(x, 8)  # noqa: E731
     noisy = lambda x: SEEN.append(x)  # noqa: E731
     twins = (lambda x: x), (lambda x: -x)  # two alike on one line: which is which is unknown
-
-    def make(helper: Any) -> Any:
-        def kernel(x: Any) -> None:
-            helper(x)
-
-        return kernel
-
+    make = kernel_calling
     assert why_not_grouped(make(pure)) is None
     assert "<lambda> (line" in (why_not_grouped(make(noisy)) or "")
     assert "calls SEEN.append" in (why_not_grouped(make(noisy)) or "")
@@ -173,12 +176,7 @@ def test_a_lambda_is_checked_by_its_own_code() -> None:
 
 
 def test_kernels_a_factory_makes_are_checked_each_with_its_own_captured_values() -> None:
-    def make(helper: Any) -> Any:
-        def kernel(x: Any) -> None:
-            helper(x)
-
-        return kernel
-
+    make = kernel_calling
     assert why_not_grouped(make(reads_a_shared_helper)) is None
     assert "calls SEEN.append" in (why_not_grouped(make(calls_a_static_method)) or "")
     assert len({admission._checked(make(f))[0] for f in (abs, calls_a_template)}) == 2
