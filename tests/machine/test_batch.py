@@ -753,6 +753,39 @@ def test_an_op_that_never_batches_is_remembered_for_every_input_form(
 
 
 @ascreg.__simd_vf__
+def branch_temporary(dst: UbPtr[uint16_t], src: UbPtr[uint16_t], n: int, plus: bool) -> Any:
+    """A temporary only one branch assigns (a template flag's, as rms_norm's IS_GEMMA)."""
+    r, full = Reg.RegTensor[uint16_t](), Reg.CreateMask[uint16_t]()
+    for i in range(n):
+        Reg.LoadAlign(r, src + i * L16)
+        if plus:
+            t = Reg.RegTensor[uint16_t]()
+            Reg.Adds(t, r, 1, full)
+            Reg.StoreAlign(dst + i * L16, t, full)
+        else:
+            Reg.StoreAlign(dst + i * L16, r, full)
+    try:
+        return np.asarray(t).tolist()[:2]  # the last iteration's, when a branch made it
+    except NameError:
+        return "unassigned"
+
+
+@pytest.mark.parametrize("plus", [True, False])
+def test_a_name_one_branch_assigns_is_as_the_eager_run_leaves_it(
+    caplog: pytest.LogCaptureFixture, plus: bool
+) -> None:
+    def scenario(ub: UnifiedBuffer) -> Any:
+        src, dst = ub.alloc(uint16_t, 4 * L16), ub.alloc(uint16_t, 4 * L16)
+        src.write(np.arange(4 * L16))
+        return branch_temporary(dst, src, 4, plus), dst.read(4 * L16).tolist()
+
+    (left, stored), error, lines = differential(scenario, caplog)
+    assert not error and ran_batched(lines), lines
+    assert left == ([3 * L16 + 1, 3 * L16 + 2] if plus else "unassigned")
+    assert stored == (np.arange(4 * L16) + int(plus)).tolist()
+
+
+@ascreg.__simd_vf__
 def doubled_tail(dst: UbPtr[float32_t], src: UbPtr[float32_t], count: int, masked: bool) -> None:
     """The last register of each row runs past *src*'s allocation; *masked*: UpdateMask."""
     reg, full = Reg.RegTensor[float32_t](), Reg.CreateMask[float32_t]()

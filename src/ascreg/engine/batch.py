@@ -87,6 +87,11 @@ _ACTIVE: list[Batch] = BATCHING
 """The running batch (at most one: loops inside a batched body are never batched)."""
 
 
+UNBOUND = type("Unbound", (), {"__repr__": lambda self: "<unbound>"})()
+"""What a batched body's name holds at its end when no iteration assigned it (a branch the
+body did not take): the rewrite unbinds it again (:mod:`ascreg.engine.loops`)."""
+
+
 class _PastEnd(Fallback):
     """Raised by the rows of a load some of which run past the allocation's end, inside UB.
 
@@ -1273,6 +1278,8 @@ class Batch:
         recorded its op calls leaves its plan with the loop (:mod:`ascreg.engine.plans`).
         """
         recorder = self.recorder
+        if any(value is UNBOUND for value in values):
+            recorder = None  # (a plan keeps values; "unassigned" is not one)
         plan = None if recorder is None else recorder.plan(self, values)  # before commit: an
         self.commit()  # error in either undoes the batch
         self.recorder = None

@@ -25,7 +25,9 @@ mask, pointer and index code whose Python control flow is the same in every iter
 * a comprehension only makes values: ``(RegTensor[T]() for _ in range(4))``, constructors
   over ``range`` loops without conditions;
 * no Python variable is read before the body assigns it and assigned later (a loop-carried
-  Python value such as ``total += 1``), and no ``Ref``'s ``.value`` is read or assigned.
+  Python value such as ``total += 1``), and no ``Ref``'s ``.value`` is read or assigned. A name
+  only a branch assigns (a template flag's temporary) is left after the loop as the eager run
+  leaves it: the last iteration's value, or as before the loop when no iteration assigned it.
 
 Run-time checks (loop-carried registers, memory shared between iterations, control flow on the
 loop index, ops whose batching rule does not take the call, errors) make
@@ -87,6 +89,10 @@ WHOLE = "__ascreg_whole__"
 HELPER = "__ascreg_batch__"
 """The name under which the rewritten function reaches :func:`~ascreg.engine.plans.start`."""
 EAGER = "__ascreg_eager__"
+BOUND = "__ascreg_bound__"
+"""The rewrite's name of :func:`_bound_or_unbound` (a name the body may leave unassigned)."""
+UNBOUND_NAME = "__ascreg_unbound__"
+"""The rewrite's name of :data:`~ascreg.engine.batch.UNBOUND`."""
 """The name under which a loop that never batches tells its site it runs (eagerly)."""
 
 
@@ -98,6 +104,8 @@ class _Loop:
         self.where = where
         self.reason: str | None = None
         self.assigned: list[str] = []
+        self.maybe: list[str] = []
+        """The assigned names a run of the body may leave unassigned (a branch's own)."""
         self.inputs: list[str] | None = None
         """The names the body reads and never assigns (what it takes from outside), sorted;
         None when a call in the body is not an op's own entry point (then no plan is recorded,
@@ -202,8 +210,9 @@ def _judge(loop: _Loop, func: Callable[..., Any], local: set[str]) -> None:
     assert isinstance(node.target, ast.Name)
     body = _Body(func, local)
     stored = {node.target.id} | _stores(node.body)
-    body.block(node.body, {node.target.id}, stored)
+    definite = body.block(node.body, {node.target.id}, stored)
     loop.assigned = [n for n in _ordered_stores(node.body) if n != node.target.id]
+    loop.maybe = [n for n in loop.assigned if n not in definite]
     loop.inputs = sorted(body.read - stored) if body.recordable else None
     loop.local = [name for name in loop.inputs or () if name in local]
     loop.extras = tuple(body.extras.values())
@@ -650,7 +659,10 @@ def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
     index, rng, attempt = node.target.id, f"__ascreg_range{key}", f"__ascreg_batch{key}"
     inputs = f"__ascreg_inputs{key}"
     targets = ", ".join([index, *loop.assigned]) + ","
-    values = "".join(f"{n}, " for n in loop.assigned)
+    # a name the body may leave unassigned (a branch's own) is read as UNBOUND, then unbound
+    values = "".join(
+        f"{BOUND}(locals(), {n!r}), " if n in loop.maybe else f"{n}, " for n in loop.assigned
+    )
     if loop.inputs is None:
         read = f"{inputs} = None\n"
     else:  # an unbound name is the body's error to raise (eagerly), not the replay's
@@ -666,6 +678,11 @@ def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
     bound = (index, *loop.assigned)
     # an undone attempt leaves the names the body bound as they were before it: the eager
     # rerun binds them again, or raises before it does (then they must not hold batch values)
+    unbind = "".join(  # (the names the batched body left unassigned: as before the loop)
+        f"    if {n} is {UNBOUND_NAME}:\n      if {n!r} in {before}:\n"
+        f"        {n} = {before}[{n!r}]\n      else:\n        del {n}\n"
+        for n in loop.maybe
+    )
     put_back = "".join(
         f"    if {n!r} in {before}:\n      {n} = {before}[{n!r}]\n"
         f"    else:\n      try:\n        del {n}\n      except NameError:\n        pass\n"
@@ -680,7 +697,7 @@ def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
         f"  while {attempt} is not None:\n"
         f"   try:\n"
         f"    {index} = {attempt}.index\n" + rebind + f"    pass\n"
-        f"    {targets} = {attempt}.finish(({values}))\n" + restore + f"    break\n"
+        f"    {targets} = {attempt}.finish(({values}))\n" + restore + unbind + f"    break\n"
         f"   except BaseException as __ascreg_error:\n"
         f"    {attempt} = {attempt}.abandon(__ascreg_error)\n"
         + put_back
@@ -773,9 +790,11 @@ def batched(
         sites.append(Site(loop.where, code.co_filename, loop.node.lineno, loop.reason,
                           recordable, loop.extras, local))  # fmt: skip
     whole = None if scoped else _whole(definition, loops, func, _local_names(definition))
-    helpers: dict[str, Callable[..., Any]] = {
+    helpers: dict[str, Any] = {
         HELPER: lambda key, rng, inputs: plans.start(sites[key], rng, inputs),
         EAGER: lambda key: _eager(sites[key]),
+        BOUND: _bound_or_unbound,
+        UNBOUND_NAME: batch.UNBOUND,
     }
     if whole is not None:
         params, names = whole
@@ -794,6 +813,11 @@ def batched(
     if scoped:
         SCOPED_CODES.add(rewritten.__code__)
     return rewritten
+
+
+def _bound_or_unbound(names: dict[str, Any], name: str) -> Any:
+    """Return what *name* holds among *names* (a frame's locals), or ``batch.UNBOUND``."""
+    return names.get(name, batch.UNBOUND)
 
 
 def _eager(site: Site) -> None:
@@ -825,7 +849,7 @@ def _warn_unavailable(func: Any) -> None:
 
 
 def _compile(
-    func: types.FunctionType, definition: ast.FunctionDef, helpers: dict[str, Callable[..., Any]]
+    func: types.FunctionType, definition: ast.FunctionDef, helpers: dict[str, Any]
 ) -> Callable[..., Any]:
     """Compile the rewritten *definition* with *func*'s globals, closure and defaults.
 
