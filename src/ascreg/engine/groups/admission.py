@@ -75,6 +75,8 @@ def _checked(kernel: Callable[..., Any]) -> tuple[str | None, list[types.Functio
     key = (getattr(kernel, "__code__", None), *map(id, captured))
     found = _CHECKED.get(key)
     if found is None:
+        if len(_CHECKED) >= 1024:  # (kernels made per call: each keeps what it captured)
+            _CHECKED.clear()
         admission = _Admission()
         why = admission.function(kernel, 0)
         found = _CHECKED[key] = (why, admission.functions, captured)
