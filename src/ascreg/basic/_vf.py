@@ -111,6 +111,15 @@ class VecScope:
         name behind for the code after it (``ascreg.engine.scopes``). In a block group the
         block then runs as a VF does: once for all the group's blocks where it can, else once
         per block on that block's UB row and values (``Group.scope``).
+
+        Examples
+        --------
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()) as ctx:
+        ...     __VEC_SCOPE__.run(lambda: print(ctx.pipe.name, ctx.in_simd_vf))
+        ...     ctx.pipe.name
+        PIPE_V True
+        'PIPE_S'
         """
         ctx = running_block()
         if ctx is None or ctx.group is None:
