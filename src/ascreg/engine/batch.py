@@ -95,7 +95,7 @@ body did not take): the rewrite unbinds it again (:mod:`ascreg.engine.loops`).""
 class _PastEnd(Fallback):
     """Raised by the rows of a load some of which run past the allocation's end, inside UB.
 
-    :meth:`RowPointer.loaded` turns it into the load's ``OutOfBoundsError`` (the core then
+    :meth:`RowPointer._lanes` turns it into the load's ``OutOfBoundsError`` (the core then
     reads the rows as one load past the end: :meth:`RowPointer.view_past_allocation`); any
     other access falls back on it, as on any :class:`Fallback`.
     """
@@ -639,10 +639,7 @@ class RowPointer(UbPtr[Any]):
         count and direction; the allocation's liveness and the memory's size every time. Reads
         past the allocation's end raise as :meth:`loaded`'s do.
         """
-        try:
-            return self._lanes(count, action == "writes")[0]
-        except _PastEnd as past:
-            raise OutOfBoundsError(str(past)) from None
+        return self._lanes(count, action == "writes")[0]
 
     reads_past_end = True
     """Its whole-register loads may run past the allocation's end (:meth:`view_past_allocation`)."""
@@ -654,10 +651,7 @@ class RowPointer(UbPtr[Any]):
         :class:`~ascreg.errors.OutOfBoundsError` of one such load: the load then reads them as
         a load of one register does (:meth:`view_past_allocation`).
         """
-        try:
-            lanes, fresh = self._lanes(count, False)
-        except _PastEnd as past:
-            raise OutOfBoundsError(str(past)) from None
+        lanes, fresh = self._lanes(count, False)
         return lanes if fresh else lanes.copy()
 
     def view_past_allocation(self, count: int, action: str) -> tuple[Lanes, Lanes]:
@@ -688,7 +682,10 @@ class RowPointer(UbPtr[Any]):
         known = self.known
         facts = None if known is None else known.get((count, write))
         if facts is None:
-            facts = self._layout(count, write)
+            try:
+                facts = self._layout(count, write)
+            except _PastEnd as past:  # a load past the end: one register's error (loaded())
+                raise OutOfBoundsError(str(past)) from None
         low, high, step, nbytes, start, span, last = facts
         block = self.block
         if block is not None and not block.live:

@@ -68,7 +68,7 @@ import numpy as np
 
 from ascreg._dtypes import Scalar
 from ascreg.engine import batch, plans
-from ascreg.engine.scopes import SCOPE_PREFIX, as_functions, movable_scopes
+from ascreg.engine.scopes import SCOPE_PREFIX, as_functions, movable_scopes, parameters, spelled
 from ascreg.engine.sites import Site
 from ascreg.errors import CALL_MARKER, FORWARDER_MARKER, PURE_MARKER, EagerLoopWarning
 from ascreg.machine.kernel import CORE_ATTR, SCOPED_CODES
@@ -89,11 +89,11 @@ WHOLE = "__ascreg_whole__"
 HELPER = "__ascreg_batch__"
 """The name under which the rewritten function reaches :func:`~ascreg.engine.plans.start`."""
 EAGER = "__ascreg_eager__"
+"""The name under which a loop that never batches tells its site it runs (eagerly)."""
 BOUND = "__ascreg_bound__"
 """The rewrite's name of :func:`_bound_or_unbound` (a name the body may leave unassigned)."""
 UNBOUND_NAME = "__ascreg_unbound__"
 """The rewrite's name of :data:`~ascreg.engine.batch.UNBOUND`."""
-"""The name under which a loop that never batches tells its site it runs (eagerly)."""
 
 
 class _Loop:
@@ -179,24 +179,15 @@ def _in_vec_scopes(definition: ast.FunctionDef) -> list[ast.AST]:
     found: list[ast.AST] = []
     for node in ast.walk(definition):
         if isinstance(node, ast.With) and any(
-            _spelled(item.context_expr) == VEC_SCOPE for item in node.items
+            spelled(item.context_expr) == VEC_SCOPE for item in node.items
         ):
             found.extend(n for stmt in node.body for n in ast.walk(stmt))
     return found
 
 
-def _spelled(expr: ast.expr) -> str | None:
-    if isinstance(expr, ast.Name):
-        return expr.id
-    return expr.attr if isinstance(expr, ast.Attribute) else None
-
-
 def _local_names(definition: ast.FunctionDef) -> set[str]:
     """Return the parameters and the names the function assigns (its locals)."""
-    args = definition.args
-    params = [*args.posonlyargs, *args.args, *args.kwonlyargs]
-    params += [a for a in (args.vararg, args.kwarg) if a is not None]
-    names = {a.arg for a in params}
+    names = {a.arg for a in parameters(definition)}
     for node in ast.walk(definition):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             names.add(node.id)
@@ -242,7 +233,7 @@ def _stores(body: list[ast.stmt]) -> set[str]:
 
 
 def _ordered_stores(body: list[ast.stmt]) -> list[str]:
-    own = set().union(*map(_comprehension_names, body)) if body else set()
+    own = set().union(*map(_comprehension_names, body))
     found = (
         node.id
         for statement in body

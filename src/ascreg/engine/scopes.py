@@ -73,7 +73,7 @@ def movable_scopes(definition: ast.FunctionDef, spelling: str) -> list[ast.With]
         for stmt in holder
         if isinstance(stmt, ast.With) and _is_scope(stmt, spelling)
     ]
-    nested = set().union(*map(_nodes_of, scopes)) if scopes else set()  # (a scope in a scope)
+    nested = set().union(*map(_nodes_of, scopes))  # (a scope inside a scope)
     blocks = [block for block in scopes if id(block) not in nested and _self_contained(block)]
     while True:  # dropping a block may make another's names shared: until none changes
         kept = [block for block in blocks if _own_names(block, blocks, definition)]
@@ -122,9 +122,35 @@ def _is_scope(stmt: ast.stmt, spelling: str) -> bool:
     if not isinstance(stmt, ast.With) or len(stmt.items) != 1:
         return False
     item = stmt.items[0]
-    expr = item.context_expr
-    name = expr.id if isinstance(expr, ast.Name) else getattr(expr, "attr", None)
-    return name == spelling and item.optional_vars is None
+    return spelled(item.context_expr) == spelling and item.optional_vars is None
+
+
+def spelled(expr: ast.expr) -> str | None:
+    """Return the name *expr* spells: ``x`` of ``x`` or of ``a.x``, else None.
+
+    Examples
+    --------
+    >>> spelled(ast.parse("MicroAPI.__VEC_SCOPE__", mode="eval").body)
+    '__VEC_SCOPE__'
+    """
+    if isinstance(expr, ast.Name):
+        return expr.id
+    return expr.attr if isinstance(expr, ast.Attribute) else None
+
+
+def parameters(tree: ast.AST) -> list[ast.arg]:
+    """Return the parameters of a function or lambda node (none for other nodes).
+
+    Examples
+    --------
+    >>> [a.arg for a in parameters(ast.parse("def f(a, /, b, *c, d, **e): pass").body[0])]
+    ['a', 'b', 'd', 'c', 'e']
+    """
+    args = getattr(tree, "args", None)
+    if not isinstance(args, ast.arguments):
+        return []
+    extra = [a for a in (args.vararg, args.kwarg) if a is not None]
+    return [*args.posonlyargs, *args.args, *args.kwonlyargs, *extra]
 
 
 def _self_contained(block: ast.With) -> bool:
@@ -139,22 +165,21 @@ def _self_contained(block: ast.With) -> bool:
 
 def _own_names(block: ast.With, blocks: list[ast.With], definition: ast.FunctionDef) -> bool:
     """Tell whether every name *block* binds is its own (see :func:`movable_scopes`)."""
-    outside = _used_outside(block, definition)
-    shared = _bound(block.body) & outside
+    shared = _bound(block.body) & _used_outside_all([block], definition)
     if not shared:
         return True
-    others = [other for other in blocks if other is not block]
-    inside_others = set().union(*map(_nodes_of, others))
-    params = _parameter_names(definition)
+    mine = _nodes_of(block)
+    owners = {node: other for other in blocks if other is not block for node in _nodes_of(other)}
+    params = {param.arg for param in parameters(definition)}
     for name in shared:
         if name in params or _reads_first(block.body, name):
             return False
         for node in _uses(definition, name):
-            if id(node) in _nodes_of(block):
+            if id(node) in mine:
                 continue
-            if id(node) not in inside_others:
+            owner = owners.get(id(node))
+            if owner is None:
                 return False  # used by the function's own code
-            owner = next(o for o in others if id(node) in _nodes_of(o))
             if name not in _bound(owner.body) or _reads_first(owner.body, name):
                 return False  # another block reads what this one left
     return True
@@ -275,25 +300,14 @@ def _bound(stmts: list[ast.stmt]) -> set[str]:
     return bound
 
 
-def _used_outside(block: ast.With, definition: ast.FunctionDef) -> set[str]:
-    """Return the names *definition* mentions outside *block*'s body, its parameters too."""
-    return _used_outside_all([block], definition)
-
-
 def _used_outside_all(blocks: list[ast.With], definition: ast.FunctionDef) -> set[str]:
     """Return the names *definition* mentions outside all *blocks*, its parameters too."""
     within = set().union(*map(_nodes_of, blocks))
-    return _parameter_names(definition) | {
+    return {param.arg for param in parameters(definition)} | {
         node.id
         for node in ast.walk(definition)
         if isinstance(node, ast.Name) and id(node) not in within
     }
-
-
-def _parameter_names(definition: ast.FunctionDef) -> set[str]:
-    args = definition.args
-    params = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
-    return {param.arg for param in params if param is not None}
 
 
 def _as_function(block: ast.With, shared: list[str]) -> list[ast.stmt]:

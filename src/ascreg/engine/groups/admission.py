@@ -31,6 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from ascreg.engine.scopes import parameters
+
 _SAFE_BUILTINS = frozenset(
     {"int", "float", "bool", "min", "max", "abs", "range", "len", "divmod", "round", "isinstance",
      "super", "tuple", "list", "dict", "zip", "enumerate", "sum", "any", "all", "reversed",
@@ -277,7 +279,7 @@ def _scoped(
     the caller's: the launch's struct is every block's.
     """
     nodes, nested = _scope_nodes(tree)
-    params = {a.arg for a in _parameters(tree)}
+    params = {a.arg for a in parameters(tree)}
     made = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     own = outer[0] | params | made
     writable = outer[1] | (made - params) | _pointer_params(tree)
@@ -311,15 +313,6 @@ def _scope_nodes(tree: ast.AST) -> tuple[list[ast.AST], list[ast.AST]]:
     return nodes, nested
 
 
-def _parameters(tree: ast.AST) -> list[ast.arg]:
-    """Return the parameters of a function or lambda node (none for other nodes)."""
-    args = getattr(tree, "args", None)
-    if not isinstance(args, ast.arguments):
-        return []
-    extra = [a for a in (args.vararg, args.kwarg) if a is not None]
-    return [*args.posonlyargs, *args.args, *args.kwonlyargs, *extra]
-
-
 _POINTER_TYPES = frozenset({"GmPtr", "UbPtr", "Pointer", "GlobalTensor", "LocalTensor"})
 """Annotations of parameters the code may store through (``p[i] = v`` writes memory)."""
 
@@ -327,7 +320,7 @@ _POINTER_TYPES = frozenset({"GmPtr", "UbPtr", "Pointer", "GlobalTensor", "LocalT
 def _pointer_params(tree: ast.AST) -> set[str]:
     """Return the parameters of *tree* annotated as an ascreg pointer or tensor type."""
     found = set()
-    for arg in _parameters(tree):
+    for arg in parameters(tree):
         if arg.annotation is not None:
             annotation = arg.annotation
             if isinstance(annotation, ast.Subscript):
