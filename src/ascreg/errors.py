@@ -171,8 +171,8 @@ class UninitializedRegisterError(UndefinedBehaviourError):
 class UndefinedLaneError(UndefinedBehaviourError):
     """An active lane of a store or reduction, or a scalar read, that uses an undefined lane.
 
-    Undefined lanes are those a whole-register load read past the end of its allocation
-    (:mod:`ascreg.machine.undefined`).
+    Undefined lanes are those a whole-register load read past the end of its allocation, or
+    from bytes its VF stored with no barrier between (:mod:`ascreg.machine.undefined`).
     """
 
 
@@ -195,6 +195,17 @@ class UninitializedMemoryError(UndefinedBehaviourError):
 
 class SyncError(AscregError):
     """A pipe synchronisation that would hang or race on the chip."""
+
+
+class RacedLaneError(UndefinedLaneError, SyncError):
+    """A use of a lane a vector load read from UB bytes its ``__simd_vf__`` stored unordered.
+
+    Inside a VF, loads and stores are separate streams the chip may reorder: without a
+    store-to-load barrier (``asc_mem_bar(VST_VLD)``) between them, a load of bytes the VF stored
+    may see them before or after the store. The loaded lanes covering those bytes are
+    undefined; using one (an active lane of a store or reduction, a scalar read) is this error,
+    both an :class:`UndefinedLaneError` and a :class:`SyncError`.
+    """
 
 
 class LaunchError(AscregError):

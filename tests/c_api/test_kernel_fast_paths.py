@@ -355,6 +355,7 @@ def _store_then_load(dst: UbPtr[uint16_t], src: UbPtr[uint16_t], barrier: bool) 
     if barrier:
         C.asc_mem_bar(C.VST_VLD)
     Reg.LoadAlign(r, dst + 2 * L16)
+    Reg.StoreAlign(src, r, full)  # uses what the load read (unused, it is harmless)
 
 
 @pytest.mark.parametrize("barrier", [False, True])

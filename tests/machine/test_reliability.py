@@ -393,6 +393,7 @@ def test_store_then_load_in_one_vf_needs_mem_bar() -> None:
         if barrier:
             C.asc_mem_bar(C.VST_VLD)
         C.asc_loadalign(r, buf + 64)
+        C.asc_storealign(buf, r, m)  # uses what the load read (unused, it is harmless)
 
     def body(barrier: bool) -> None:
         buf = C.__ubuf__(uint32_t, 128)
@@ -400,7 +401,7 @@ def test_store_then_load_in_one_vf_needs_mem_bar() -> None:
         C.asc_sync()
         vf(buf, barrier)
 
-    raises_naming(SyncError, "asc_loadalign", "after storing byte 0x100", "asc_mem_bar")(
+    raises_naming(SyncError, "asc_storealign", "after storing byte 0x100", "asc_mem_bar")(
         lambda: launch(body, False)
     )
     launch(body, True)

@@ -227,6 +227,7 @@ def test_local_mem_bar_informs_the_store_load_check() -> None:
         if pair:
             Reg.LocalMemBar[pair]()
         Reg.LoadAlign(r, buf + 64)
+        Reg.StoreAlign(buf, r, Reg.CreateMask[uint32_t]())  # uses what the load read
 
     def body(pair: Any) -> None:
         buf = C.__ubuf__(uint32_t, 128)

@@ -20,7 +20,13 @@ import pytest
 import ascreg
 import ascreg.c_api as C  # noqa: N812 (short alias for the C namespace)
 from ascreg import GlobalMemory, GmPtr, Ref, Reg, UbPtr, UnifiedBuffer, float32_t, uint32_t
-from ascreg.errors import AscregWarning, OutOfBoundsError, UndefinedLaneError
+from ascreg.errors import (
+    AscregWarning,
+    OutOfBoundsError,
+    RacedLaneError,
+    SyncError,
+    UndefinedLaneError,
+)
 from ascreg.machine.kernel import __global__, __simd_vf__, __vector__
 from ascreg.machine.undefined import undefined_lanes
 
@@ -209,3 +215,90 @@ def test_a_kernel_loop_over_reading_its_tail_runs() -> None:
     _square[1, 0, None](out, x, sums)
     assert out.read(TOTAL).tolist() == (values * values).tolist()
     assert float(sums.read(1)[0]) == float((values * values).sum())
+
+
+@__simd_vf__
+def _double_vf(dst: UbPtr[float32_t], src: UbPtr[float32_t]) -> None:
+    count = Ref(TOTAL)
+    x = Reg.RegTensor[float32_t]()
+    for i in range((TOTAL + 63) // 64):
+        mask = Reg.UpdateMask[float32_t](count)
+        Reg.LoadAlign(x, src + i * 64)  # the last one reads 56 lanes of the spare buffer
+        Reg.Muls(x, x, 2.0, mask)
+        Reg.StoreAlign(dst + i * 64, x, mask)
+
+
+@__global__
+@__vector__
+def _double_then_refill(out: GmPtr[float32_t], x: GmPtr[float32_t]) -> None:
+    src = C.__ubuf__(float32_t, TOTAL)
+    spare = C.__ubuf__(float32_t, 64)  # right after src: the over-read lands here
+    dst = C.__ubuf__(float32_t, TOTAL)
+    C.asc_copy_gm2ub_align(src, x, TOTAL * 4)
+    C.asc_copy_gm2ub_align(spare, x, 64 * 4)
+    C.asc_sync()
+    C.asc_vf_call[_double_vf](dst, src)
+    # PIPE_MTE2 refills the spare buffer with no PIPE_V -> PIPE_MTE2 flag: the VF read none of
+    # its bytes that the kernel uses (the over-read lanes are masked off)
+    C.asc_copy_gm2ub_align(spare, x + 64, 64 * 4)
+    C.asc_sync()
+    C.asc_copy_ub2gm_align(out, dst, TOTAL * 4)
+
+
+@pytest.mark.parametrize("execution", ["batched", "eager"])
+def test_the_pipe_checks_see_an_over_read_up_to_the_allocation_end(
+    execution: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A batched loop reports each row's bytes up to its allocation's end, as eager order does
+    (it reported whole rows: the refill of the buffer after was a false V -> MTE2 race)."""
+    gm = GlobalMemory()
+    x, out = gm.alloc(float32_t, TOTAL), gm.alloc(float32_t, TOTAL)
+    values = np.arange(TOTAL, dtype=np.float32) - 50
+    x.write(values)
+    with ascreg.policy(execution=execution), caplog.at_level("DEBUG", logger="ascreg.batch"):
+        _double_then_refill[1, 0, None](out, x)
+    assert out.read(TOTAL).tolist() == (values * 2).tolist()
+    batched = any("batched over" in record.getMessage() for record in caplog.records)
+    assert batched == (execution == "batched")
+
+
+# -- loads of bytes the VF stored with no barrier between ---------------------------------------
+
+
+@C.__simd_vf__
+def _store_then_reload(buf: UbPtr[uint32_t], out: UbPtr[uint32_t], used: int) -> None:
+    """Store lanes 64-127 of *buf*, then load lanes 32-95 back with no barrier between."""
+    r, everything = C.vector_uint32_t(), C.asc_create_mask_b32(C.PAT_ALL)
+    C.asc_loadalign(r, buf)
+    C.asc_storealign(buf + 64, r, everything)
+    C.asc_loadalign(r, buf + 32)  # lanes 32-63 read what the store above wrote: unordered
+    count = Ref(used)
+    C.asc_storealign(out, r, C.asc_update_mask_b32(count))
+
+
+@__global__
+@__vector__
+def _reload(out: GmPtr[uint32_t], used: int) -> None:
+    buf, kept = C.__ubuf__(uint32_t, 128), C.__ubuf__(uint32_t, 64)
+    buf.write(np.arange(128))
+    C.asc_sync()
+    C.asc_vf_call[_store_then_reload](buf, kept, used)
+    C.asc_sync()
+    C.asc_copy_ub2gm_align(out, kept, 32 * 4)
+
+
+def test_a_load_of_bytes_the_vf_stored_unordered_gives_undefined_lanes() -> None:
+    """The chip may run the load before the store: those lanes are undefined, not an error.
+
+    The production softmax_v2's binary fold loads a row's tail whole past the row into the
+    scratch its partial sums are being stored to, and masks those lanes off.
+    """
+    out = GlobalMemory().alloc(uint32_t, 32)
+    _reload[1, 0, None](out, 32)  # the raced lanes masked off: runs, lanes 32-63 of buf
+    assert out.read(32).tolist() == list(range(32, 64))
+    with pytest.raises(RacedLaneError) as caught:
+        _reload[1, 0, None](out, 33)  # lane 32 read a byte stored with no barrier: used
+    message = str(caught.value)
+    assert isinstance(caught.value, SyncError) and isinstance(caught.value, UndefinedLaneError)
+    for part in ("asc_storealign: a store uses lane 32", "after storing byte 0x100", "asc_mem_bar(VST_VLD)"):  # fmt: skip
+        assert part in message, message

@@ -25,9 +25,16 @@ import numpy as np
 from ascreg._dtypes import UNSIGNED_OF_WIDTH, uint8_t
 from ascreg.core.masks import _ALL_ON_IDS, bits_from_bytes, bytes_from_bits
 from ascreg.errors import AddressSpaceError, IllegalDtypeError, OutOfBoundsError, get_policy
+from ascreg.machine.block import StoreLoadRace
 from ascreg.machine.memory import DATA_BLOCK, Pointer, UbPtr
 from ascreg.machine.registers import MASK_BITS, VL
-from ascreg.machine.undefined import UndefinedLanes, plain, require_defined, with_undefined
+from ascreg.machine.undefined import (
+    UndefinedLanes,
+    plain,
+    require_defined,
+    undefined_lanes,
+    with_undefined,
+)
 
 Lanes = np.ndarray[Any, Any]
 
@@ -149,7 +156,29 @@ def load(src: Pointer[Any], dist: str, lanes: int, *, dual: bool = False) -> Lan
     >>> p = UnifiedBuffer().alloc(uint32_t, 64); p.write(np.arange(64))
     >>> load(p, "DIST_E2B_B32", 64)[6:10]
     array([0, 0, 1, 1], dtype=uint32)
+
+    A load of bytes its VF stored with no barrier between reads them, its lanes over them
+    undefined (the chip may run the load first): using one is a
+    :class:`~ascreg.errors.RacedLaneError`.
     """
+    try:
+        return _load(src, dist, lanes, dual)
+    except StoreLoadRace as race:
+        return _raced_load(src, dist, lanes, dual, race)
+
+
+def _raced_load(src: Pointer[Any], dist: str, lanes: int, dual: bool, race: StoreLoadRace) -> Lanes:
+    """Load again letting the read see the stored bytes; their lanes undefined (``race.origin``)."""
+    with race.block.racing():
+        values = _load(src, dist, lanes, dual)
+    size = src.dtype.size
+    mode = _NORM_LOAD if dist == "DIST_NORM" and not dual else load_mode(dist, size, dual=dual)
+    raced = mode.build(race.element_flags(src.address, mode.elements(lanes), size), lanes)
+    result: Lanes = with_undefined(values, undefined_lanes(values) | raced, race.origin)
+    return result
+
+
+def _load(src: Pointer[Any], dist: str, lanes: int, dual: bool) -> Lanes:
     if dist == "DIST_NORM" and not dual:  # the common load: one element per lane, as stored
         if src.address % _NORM_ALIGN or type(src) is not UbPtr:  # rows: each one checked
             src.require_alignment(

@@ -659,10 +659,10 @@ class RowPointer(UbPtr[Any]):
 
         What :meth:`~ascreg.machine.memory.Pointer.view_past_allocation` gives one load, per
         row: the UB bytes there and, per element, whether it lies (partly) past the end. The
-        batch notes every row's whole span: bytes past the end another iteration stores are
-        then seen (the batch falls back), and an access of another pipe to them makes the
-        block's checks unsure (eager order, which sees a load's bytes up to the end only,
-        then decides).
+        batch checks every row's whole span against its other iterations' stores (bytes past
+        the end another iteration stores: the batch falls back), but reports to the block's
+        checks what eager order does: each row's bytes up to the allocation's end
+        (:meth:`_inside_parts`).
         """
         block, memory, size = self.block, self.memory, self.dtype.size
         if action != "reads" or block is None or memory.data.ndim != 1:
@@ -671,11 +671,37 @@ class RowPointer(UbPtr[Any]):
         high = int(rows.max()) + count * size
         if high > memory.data.size:
             memory._grow(high)
-        _ACTIVE[-1].access(memory, rows, count * size, False, self.which)
+        batch = _ACTIVE[-1]
+        batch.access(memory, rows, count * size, False, self.which, reported=False)
+        for part in self._inside_parts(count * size, block.end):
+            batch.access(memory, *part)
         elements = (rows // size)[:, None] + np.arange(count)
         values = memory.typed(self.dtype.np_dtype)[elements]
         past = rows[:, None] + (np.arange(count) + 1) * size > block.end
         return values, past
+
+    def _inside_parts(self, nbytes: int, end: int) -> list[tuple[Lanes, int, bool, Lanes]]:
+        """Return the rows' reads of *nbytes* cut at *end*, as accesses (rows, bytes, write, which).
+
+        The rows that end by *end* as one access, then each row that runs past it as one of
+        its bytes up to *end* (few: every row starts before *end*). Worked out once per count
+        (read-only arrays: a kept plan may compare them).
+        """
+        known = self.known
+        if known is None:
+            known = self.known = {}
+        found: list[tuple[Lanes, int, bool, Lanes]] | None = known.get(("inside", nbytes, end))
+        if found is None:
+            rows = self.rows
+            which = np.arange(rows.size) if self.which is None else self.which
+            ends = rows + nbytes <= end
+            found = [(rows[ends], nbytes, False, which[ends])] if ends.any() else []
+            for k in np.flatnonzero(~ends):
+                found.append((rows[k : k + 1], end - int(rows[k]), False, which[k : k + 1]))
+            for part_rows, _, _, part_which in found:
+                part_rows.flags.writeable = part_which.flags.writeable = False
+            known["inside", nbytes, end] = found
+        return found
 
     def _lanes(self, count: int, write: bool) -> tuple[Lanes, bool]:
         """:meth:`view`, and whether the elements are a new array (gathered) rather than a view."""
@@ -909,6 +935,8 @@ class Batch:
         """The bytes the batch stored over, as (memory, start, old bytes), to put back."""
         self.accesses: list[Access] = []
         """Every access, as (memory, row addresses, bytes per row, write, iterations, step)."""
+        self.unreported: set[int] = set()
+        """The positions in :attr:`accesses` of those the block's checks are not told of."""
         self.recorder: Any = None
         """The :class:`~ascreg.engine.plans.Recorder` of this run's op calls, if it records a
         plan (set by :func:`ascreg.engine.plans.start`)."""
@@ -1129,10 +1157,13 @@ class Batch:
         which: Lanes | None = None,
         step: int | None = None,
         span: tuple[int, int] | None = None,
+        *,
+        reported: bool = True,
     ) -> None:
         """Record one access per iteration (*which*: their iterations, None: all in order).
 
-        Journals the bytes a store overwrites and reports the access to the block's checks.
+        Journals the bytes a store overwrites and reports the access to the block's checks
+        (not with *reported* False: a read the batch checks against its own stores only).
         *span*: the lowest address and one past the highest byte, when the caller knows them.
         """
         if span is None:
@@ -1140,6 +1171,8 @@ class Batch:
         if write:  # (``...``: a block group's UB holds one row of bytes per block)
             low, high = span
             self.saved.append((memory, low, memory.data[..., low:high].copy()))
+        if not reported:
+            self.unreported.add(len(self.accesses))
         self.accesses.append((memory, rows, nbytes, write, which, step, span))
         hook = memory.on_access
         if hook is not None:
@@ -1178,7 +1211,7 @@ class Batch:
         positions = []
         for position, access in enumerate(self.accesses):
             hook = access[0].on_access
-            if hook is None:
+            if hook is None or position in self.unreported:
                 continue
             ctx = hook.__self__  # type: ignore[attr-defined]
             if context is None:

@@ -27,6 +27,7 @@ from ascreg._dtypes import Scalar, uint8_t
 from ascreg.errors import (
     AddressSpaceError,
     AscregError,
+    RacedLaneError,
     SyncError,
     UninitializedMemoryError,
     undefined_behaviour,
@@ -34,6 +35,7 @@ from ascreg.errors import (
 from ascreg.machine.memory import UbPtr, UnifiedBuffer, untrack
 from ascreg.machine.sync import PIPE_V, LoopAccess, Pipe, PipeTracker, RowsAccess, pages_of
 from ascreg.machine.trace import RECORDING
+from ascreg.machine.undefined import Origin
 
 T = TypeVar("T", bound=Scalar)
 
@@ -101,6 +103,9 @@ class BlockContext:
         """The pages (:func:`~ascreg.machine.sync.pages_of`) of ``vf_ranges`` and
         ``vf_pending`` (a load of other pages skips the byte check)."""
         self.in_simd_vf = False
+        self.races_read = False
+        """Set while a vector load reads bytes its VF stored unordered (:meth:`racing`): the
+        read goes on instead of raising :class:`StoreLoadRace`."""
         self.hook: Callable[[int, int, str], None] | None = self._on_access
         """The ``on_access`` of the block's UB, one bound method (a copy compares it); None
         once the block is released (which breaks the cycle through the bound method, so the
@@ -164,6 +169,7 @@ class BlockContext:
                 self.in_simd_vf
                 and not self.vf_pages.isdisjoint(pages_of(start, end))
                 and self._stored()[start:end].any()
+                and not self.races_read
             ):
                 self._store_then_load(start, end, self.vf_stored[start:end])
         elif action == "gathers":
@@ -364,13 +370,28 @@ class BlockContext:
             self._store_then_load(start, end, stored)
 
     def _store_then_load(self, start: int, end: int, stored: np.ndarray[Any, Any]) -> None:
-        first = start + int(np.argmax(stored))
-        raise SyncError(
-            f"a __simd_vf__ loads UB [{start:#x}, {end:#x}) after storing byte {first:#x} in "
-            "the same VF with no barrier between: inside a VF, loads and stores are separate "
-            "streams the chip may reorder; insert asc_mem_bar(VST_VLD) (Reg: "
-            "LocalMemBar<MemType::VEC_STORE, MemType::VEC_LOAD>) between the store and the load"
-        )
+        raise StoreLoadRace(self, start, stored.copy())
+
+    @contextlib.contextmanager
+    def racing(self) -> Iterator[None]:
+        """Let the reads in the ``with`` body see bytes their VF stored with no barrier between.
+
+        What a vector register load does after :class:`StoreLoadRace`: it loads again in here
+        and marks the lanes over the stored bytes undefined.
+
+        Examples
+        --------
+        >>> ctx = BlockContext()
+        >>> with ctx.racing():
+        ...     ctx.races_read
+        True
+        """
+        before = self.races_read
+        self.races_read = True
+        try:
+            yield
+        finally:
+            self.races_read = before
 
     def mem_bar(self) -> None:
         """Order the VF's earlier stores before its later loads (a store-to-load barrier).
@@ -648,3 +669,58 @@ def block(ctx: BlockContext) -> Iterator[BlockContext]:
         yield ctx
     finally:
         _STACK.pop()
+
+
+class StoreLoadRace(SyncError):
+    """A read of UB bytes the running ``__simd_vf__`` stored with no store-to-load barrier.
+
+    Inside a VF, loads and stores are separate streams the chip may reorder. A vector register
+    load catches this and loads again under :meth:`BlockContext.racing`, the lanes over the
+    stored bytes undefined (:attr:`origin`; using one is a
+    :class:`~ascreg.errors.RacedLaneError`); any other read raises it as the
+    :class:`~ascreg.errors.SyncError` it is.
+
+    Examples
+    --------
+    >>> race = StoreLoadRace(BlockContext(), 0x100, np.array([False, True, True, False]))
+    >>> race.element_flags(0x100, 2, 2).tolist()
+    [True, True]
+    """
+
+    def __init__(self, block: BlockContext, start: int, stored: np.ndarray[Any, Any]) -> None:
+        self.block = block
+        self.start = start
+        self.stored = stored
+        """Which bytes from *start* on the VF stored."""
+        end = start + stored.size
+        self.first = start + int(np.argmax(stored))
+        super().__init__(
+            f"a __simd_vf__ loads UB [{start:#x}, {end:#x}) after storing byte {self.first:#x} "
+            f"in the same VF with no barrier between: {_REORDERED}"
+        )
+
+    @property
+    def origin(self) -> Origin:
+        """What the lanes a load reads over the stored bytes are (:mod:`ascreg.machine.undefined`)."""
+        end = self.start + self.stored.size
+        return Origin(
+            f"loaded from UB [{self.start:#x}, {end:#x}) after storing byte {self.first:#x} in "
+            "the same VF with no barrier between",
+            f"{_REORDERED}, or leave those lanes masked off",
+            RacedLaneError,
+        )
+
+    def element_flags(self, address: int, count: int, size: int) -> np.ndarray[Any, Any]:
+        """Return, for *count* elements of *size* bytes from *address*, which hold a stored byte."""
+        flags = np.zeros(count * size, dtype=np.bool_)
+        offset = self.start - address
+        flags[offset : offset + self.stored.size] = self.stored[: count * size - offset]
+        held: np.ndarray[Any, Any] = np.logical_or.reduce(flags.reshape(count, size), axis=1)
+        return held
+
+
+_REORDERED = (
+    "inside a VF, loads and stores are separate streams the chip may reorder; insert "
+    "asc_mem_bar(VST_VLD) (Reg: LocalMemBar<MemType::VEC_STORE, MemType::VEC_LOAD>) between "
+    "the store and the load"
+)

@@ -1,9 +1,11 @@
-"""Undefined lanes: what a whole-register load reads past the end of its allocation.
+"""Undefined lanes: what a whole-register load reads past its allocation, or unordered.
 
 An unmasked ``LoadAlign`` of a whole register whose last bytes run past its allocation but stay
 inside UB is legal on the chip (rms_norm-style kernels load their tail that way and mask it
 off); the lanes covering those bytes hold whatever UB holds there, which the kernel must not
-use. ascreg loads those bytes (the UB bytes actually there) and marks the lanes *undefined*:
+use. ascreg loads those bytes (the UB bytes actually there) and marks the lanes *undefined*.
+So does a load of UB bytes its ``__simd_vf__`` stored with no store-to-load barrier between
+(the chip may run the load before the store: the lanes may hold the old bytes or the new):
 the register's lane array is an :class:`UndefinedLanes`, a numpy array that carries a boolean
 ``undefined`` mask through the core's numpy arithmetic:
 
@@ -36,7 +38,7 @@ ascreg.errors.UndefinedLaneError: a store uses lane 3, which is undefined (demo)
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -45,22 +47,46 @@ from ascreg.errors import UndefinedLaneError, undefined_behaviour
 Arr = np.ndarray[Any, Any]
 
 
+class Origin(NamedTuple):
+    """Where undefined lanes came from: the words of the error their use raises, and its class.
+
+    Examples
+    --------
+    >>> Origin("loaded past the end").error.__name__
+    'UndefinedLaneError'
+    """
+
+    where: str
+    """What made the lanes undefined (the load, its bytes, the allocation)."""
+    advice: str = (
+        "the lanes a whole-register load reads past the end of its allocation hold whatever UB "
+        "holds there; mask them off (UpdateMask of the element count) or pad the buffer"
+    )
+    """How to avoid using them."""
+    error: type[UndefinedLaneError] = UndefinedLaneError
+    """The error a use of one raises (or warns with, per policy)."""
+
+
+_NOWHERE = Origin("")
+
+
 class UndefinedLanes(np.ndarray[Any, Any]):
     """Lanes some of which are undefined (see the module docstring).
 
-    ``undefined`` has the array's shape; ``origin`` says where the undefined lanes came from.
+    ``undefined`` has the array's shape; ``origin`` (an :class:`Origin`) says where the
+    undefined lanes came from.
     Arithmetic returns :class:`UndefinedLanes` while some lane is undefined, else a plain array.
     """
 
     undefined: Arr
-    origin: str
+    origin: Origin
 
     def __array_finalize__(self, obj: Any) -> None:
         # a view numpy made itself: the parent's mask when the shape is the same, else every
         # lane (a view this class does not know how to follow; see _taint)
         parent = getattr(obj, "undefined", None)
         self.undefined = parent if parent is not None else np.zeros(self.shape, dtype=bool)
-        self.origin = getattr(obj, "origin", "")
+        self.origin = getattr(obj, "origin", _NOWHERE)
 
     # -- numpy protocols --------------------------------------------------------------------
 
@@ -225,8 +251,9 @@ def _any_of(masks: list[Arr], shape: tuple[int, ...]) -> Arr:
     return np.broadcast_to(result, shape)
 
 
-def _origin(values: Any) -> str:
-    return next((v.origin for v in values if isinstance(v, UndefinedLanes) and v.origin), "")
+def _origin(values: Any) -> Origin:
+    found = (v.origin for v in values if isinstance(v, UndefinedLanes) and v.origin.where)
+    return next(found, _NOWHERE)
 
 
 def _leaves(tree: Any) -> list[Any]:
@@ -253,8 +280,10 @@ def _taints_all(tree: Any) -> Any:
     return _taint(tree) if isinstance(tree, np.ndarray) else tree
 
 
-def with_undefined(values: Any, mask: Any, origin: str) -> Any:
+def with_undefined(values: Any, mask: Any, origin: Origin | str) -> Any:
     """Return *values* carrying the undefined-lane *mask* (plain when no lane is undefined).
+
+    *origin*: an :class:`Origin`, or its ``where`` (a read past an allocation's end).
 
     Examples
     --------
@@ -270,7 +299,7 @@ def with_undefined(values: Any, mask: Any, origin: str) -> Any:
         return plain(values)
     tainted = np.ndarray.view(plain(values), UndefinedLanes)
     tainted.undefined = np.broadcast_to(mask, values.shape).copy()
-    tainted.origin = origin
+    tainted.origin = Origin(origin) if isinstance(origin, str) else origin
     return tainted
 
 
@@ -290,10 +319,5 @@ def require_defined(values: Any, active: Any, what: str) -> None:
     if not mask.any():
         return
     lane = int(np.flatnonzero(mask.reshape(-1))[0]) % mask.shape[-1]  # (in its register)
-    undefined_behaviour(
-        UndefinedLaneError(
-            f"{what} uses lane {lane}, which is undefined ({values.origin}): the lanes a "
-            "whole-register load reads past the end of its allocation hold whatever UB holds "
-            "there; mask them off (UpdateMask of the element count) or pad the buffer"
-        )
-    )
+    where, advice, error = values.origin
+    undefined_behaviour(error(f"{what} uses lane {lane}, which is undefined ({where}): {advice}"))

@@ -515,6 +515,9 @@ CASES = [
     pytest.param(float32_t, (4, 300), UB_SIZE, 8, id="float-r300-binary-fold"),
     pytest.param(half, (6, 1000), 20 * 1024, 1, id="half-r1000-fold-ub-loops"),
     pytest.param(float32_t, (130, 17), UB_SIZE, 8, id="float-130-rows-many-blocks"),
+    # the fold's last row loads its tail whole, past the row into the scratch the partial sums
+    # are being stored to (no barrier: undefined lanes, masked off); several UB loads a block
+    pytest.param(float32_t, (256, 300), 20 * 1024, 8, id="float-r300-tail-into-fold-scratch"),
 ]
 
 
