@@ -19,7 +19,21 @@ import pytest
 
 import ascreg
 import ascreg.c_api as C  # noqa: N812 (short alias for the C namespace)
-from ascreg import GlobalMemory, GmPtr, Ref, Reg, UbPtr, UnifiedBuffer, float32_t, uint32_t
+from ascreg import (
+    GlobalMemory,
+    GmPtr,
+    Ref,
+    Reg,
+    UbPtr,
+    UnifiedBuffer,
+    bfloat16_t,
+    float32_t,
+    half,
+    int8_t,
+    int16_t,
+    uint8_t,
+    uint32_t,
+)
 from ascreg.errors import (
     AscregWarning,
     OutOfBoundsError,
@@ -302,3 +316,36 @@ def test_a_load_of_bytes_the_vf_stored_unordered_gives_undefined_lanes() -> None
     assert isinstance(caught.value, SyncError) and isinstance(caught.value, UndefinedLaneError)
     for part in ("asc_storealign: a store uses lane 32", "after storing byte 0x100", "asc_mem_bar(VST_VLD)"):  # fmt: skip
         assert part in message, message
+
+
+EXACT, RINT = Reg.RoundMode.UNKNOWN, Reg.RoundMode.CAST_RINT
+
+
+@pytest.mark.parametrize(
+    ("dst", "src", "rounding"),
+    [
+        (float32_t, half, EXACT),
+        (int8_t, half, RINT),
+        (half, float32_t, RINT),
+        (half, int16_t, RINT),
+        (float32_t, bfloat16_t, EXACT),
+        (half, uint8_t, EXACT),
+    ],
+)
+def test_a_cast_keeps_the_undefined_lanes(dst: Any, src: Any, rounding: Any) -> None:
+    """Undefined in, undefined out: through the table of every code's result that casts of 8-
+    and 16-bit sources go by, and through a narrowing's placement (both once gave plain lanes,
+    and a store of garbage lanes went unreported)."""
+    ub = UnifiedBuffer()
+    count = 256 // src.size - 8  # the last 8 lanes lie past the allocation
+    x = ub.alloc(src, count)
+    x.write(np.arange(count) % 100)
+    ub.alloc(src, 256 // src.size).write(np.zeros(256 // src.size, dtype=np.int64))
+    r, y = Reg.RegTensor[src](), Reg.RegTensor[dst]()
+    Reg.LoadAlign(r, x)
+    layout = Reg.RegLayout.ZERO if dst.size != src.size else Reg.RegLayout.UNKNOWN
+    trait = Reg.CastTrait(layout, Reg.SatMode.NO_SAT, Reg.MaskMergeMode.ZEROING, rounding)
+    Reg.Cast[dst, src, trait](y, r, Reg.CreateMask[src]())
+    assert undefined_lanes(y.get()).any()
+    with pytest.raises(UndefinedLaneError, match="past the end"):
+        Reg.StoreAlign(ub.alloc(dst, 256 // dst.size), y, Reg.CreateMask[dst]())

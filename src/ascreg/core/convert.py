@@ -46,14 +46,11 @@ from ascreg._dtypes import (
     half,
     hifloat8_t,
     int4x2_t,
-    int8_t,
-    int16_t,
-    uint8_t,
-    uint16_t,
 )
 from ascreg.core.compare import zero_masked
 from ascreg.core.fpenv import quiet
 from ascreg.enums import RoundMode
+from ascreg.machine.undefined import UndefinedLanes, plain, undefined_lanes, with_undefined
 
 Lanes = np.ndarray[Any, Any]
 
@@ -489,9 +486,6 @@ _INTEGRAL: dict[RoundMode, Any] = {
     RoundMode.CAST_TRUNC: np.trunc,
 }
 """numpy's rounding to integral float64 values for each mode the fast conversions know."""
-_NATIVE_FLOATS = frozenset({half, float32_t})
-"""Float formats numpy itself rounds float64 to, correctly (round to nearest even)."""
-_EXACT_IN_FLOAT32 = frozenset({int8_t, uint8_t, int16_t, uint16_t})
 
 
 def _float_range(dst: type[Scalar]) -> tuple[Lanes, Lanes]:
@@ -509,47 +503,25 @@ _FLOAT_RANGES: dict[type[Scalar], tuple[Lanes, Lanes]] = {}
 def _common_conversion(
     lanes: Lanes, src: type[Scalar], dst: type[Scalar], rounding: RoundMode
 ) -> Lanes | None:
-    """Convert the common pairs in a few numpy calls, or return None (the general path decides).
+    """Convert float32 to an integer type in a few numpy calls, or return None (general path).
 
-    * half/float32 to an integer type, rounding to nearest even, ties away, down, up or toward
-      zero: the float64 value (exact) rounded by numpy; taken only when every lane is finite
-      and inside the destination's range, where saturation and wrapping agree;
-    * an 8- or 16-bit integer to half or float32 (every value exact in float32, none beyond
-      half's range) rounding to nearest even: one correct rounding from float64.
-
-    Both give bit for bit what the general path gives (``tests/reg/test_convert.py``).
+    Rounding to nearest even, ties away, down, up or toward zero: the value rounded by numpy
+    (in float32, exact; ties away in float64, where the sum it takes is exact); taken only
+    when every lane is finite and inside the destination's range, where saturation and
+    wrapping agree. It gives bit for bit what the general path gives
+    (``tests/reg/test_convert.py``). (8- and 16-bit sources go by their tables.)
     """
-    if src in _NATIVE_FLOATS and dst.kind in (Kind.INT, Kind.UINT) and dst is not int4x2_t:
-        integral = _INTEGRAL.get(rounding)
-        if integral is None:
-            return None
-        least, largest = _float_range(dst)
-        rounded: Lanes = integral(_widened(lanes, src, integral is _half_away))
-        # out of range, infinite or NaN (whose comparisons are false): the general path
-        if rounded.size and not (rounded.min() >= least and rounded.max() <= largest):
-            return None
-        return rounded.astype(dst.np_dtype)
-    if src in _EXACT_IN_FLOAT32 and dst in _NATIVE_FLOATS and _INTEGRAL.get(rounding) is np.rint:
-        if dst is float32_t:
-            return lanes.astype(np.float32)  # exact
-        codes = lanes.view(np.uint8 if src.size == 1 else np.uint16)
-        return _lookup(("half of", src), lambda: _every_code(src).astype(np.float16), codes)
-    return None
-
-
-def _widened(lanes: Lanes, src: type[Scalar], ties_away: bool) -> Lanes:
-    """Return half or float32 *lanes* in a float format their rounding to integers is exact in.
-
-    float32 rounds in float32, half in float32 too (every half value is one); the sum of
-    rounding ties away (``_half_away``) is not exact in float32: float64 for it.
-    """
-    if ties_away:
-        return lanes.astype(np.float64)
-    if src is half:  # numpy's half -> float32 cast is slower than a table of the 2**16 codes
-        return _lookup(
-            "half as float32", lambda: _every_code(half).astype(np.float32), lanes.view(np.uint16)
-        )
-    return lanes
+    if src is not float32_t or dst.kind not in (Kind.INT, Kind.UINT) or dst is int4x2_t:
+        return None
+    integral = _INTEGRAL.get(rounding)
+    if integral is None:
+        return None
+    least, largest = _float_range(dst)
+    rounded: Lanes = integral(lanes.astype(np.float64) if integral is _half_away else lanes)
+    # out of range, infinite or NaN (whose comparisons are false): the general path
+    if rounded.size and not (rounded.min() >= least and rounded.max() <= largest):
+        return None
+    return rounded.astype(dst.np_dtype)
 
 
 def _every_code(dtype: type[Scalar]) -> Lanes:
@@ -559,10 +531,15 @@ def _every_code(dtype: type[Scalar]) -> Lanes:
 
 
 def _lookup(key: Any, make: Callable[[], Lanes], codes: Lanes) -> Lanes:
-    """Return ``table[codes]`` with the table *make* gives, made once per *key*."""
+    """Return ``table[codes]`` with the table *make* gives, made once per *key*.
+
+    A code's lane that is undefined (:mod:`ascreg.machine.undefined`) gives an undefined lane.
+    """
     table = _TABLES.get(key)
     if table is None:
         table = _TABLES[key] = make()
+    if type(codes) is UndefinedLanes:
+        return with_undefined(table.take(plain(codes)), undefined_lanes(codes), codes.origin)  # type: ignore[no-any-return]
     found: Lanes = table.take(codes)
     return found
 
@@ -594,6 +571,21 @@ def convert(lanes: Lanes, src: type[Scalar], dst: type[Scalar], rounding: RoundM
 
 def _convert(lanes: Lanes, src: type[Scalar], dst: type[Scalar], rounding: RoundMode,
              saturate: bool) -> Lanes:  # fmt: skip
+    if src.size <= 2 and src not in NIBBLE_TYPES:  # every code's result, made once: one take
+        codes = lanes.view(_CODES[src.size])
+        key = ("convert", src, dst, rounding, saturate)
+        make = lambda: _converted(_every_code(src), src, dst, rounding, saturate)  # noqa: E731
+        return _lookup(key, make, codes)
+    return _converted(lanes, src, dst, rounding, saturate)
+
+
+_CODES: dict[int, np.dtype[Any]] = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16)}
+"""The unsigned view of an 8- or 16-bit source's lanes: its codes, the index of its table."""
+
+
+def _converted(lanes: Lanes, src: type[Scalar], dst: type[Scalar], rounding: RoundMode,
+               saturate: bool) -> Lanes:  # fmt: skip
+    """:func:`convert` by the general path (the table of an 8- or 16-bit source is made so)."""
     if dst is hifloat8_t:
         return to_hifloat8(lanes, src, rounding, saturate)
     if dst is fp8_e8m0_t:
@@ -669,12 +661,13 @@ def cast_lanes(
     nibble = src in NIBBLE_TYPES or dst in NIBBLE_TYPES
     unit = 2 if nibble else 1  # elements per unit
     src_unit, dst_unit = element_bits(src) * unit // 8, element_bits(dst) * unit // 8  # bytes
-    if src_unit < dst_unit:
+    if src_unit < dst_unit:  # unit j of the result is source unit ratio * j + layout
         ratio = dst_unit // src_unit
-        picked = np.arange(256 // dst_unit) * ratio + layout
-        enabled = np.repeat(mask_bits[..., picked * src_unit], unit, axis=-1)
+        enabled = mask_bits[..., layout * src_unit :: dst_unit]  # (dst_unit: ratio * src_unit)
+        if unit > 1:
+            enabled = np.repeat(enabled, unit, axis=-1)
         lead = source.shape[:-1]
-        chosen = source.reshape(*lead, -1, unit)[..., picked, :].reshape(*lead, -1)
+        chosen = source.reshape(*lead, -1, unit)[..., layout::ratio, :].reshape(*lead, -1)
         converted = convert(chosen, src, dst, rounding, saturate)
         return _lanes(zero_masked(converted, enabled), dst)
     converted = convert(source, src, dst, rounding, saturate)
@@ -690,7 +683,12 @@ def _narrowed(converted: Lanes, mask_bits: Lanes, src_unit: int, dst_unit: int, 
     lead = kept.shape[:-1]  # rows of a batched loop, or none
     kept = kept.reshape(*lead, -1, unit)
     placed = np.zeros((*lead, 256 // dst_unit, unit), dtype=converted.dtype)
-    placed[..., layout :: src_unit // dst_unit, :] = kept  # unit j at ratio * j + layout
+    units = (..., slice(layout, None, src_unit // dst_unit), slice(None))  # ratio * j + layout
+    placed[units] = plain(kept)
+    if type(kept) is UndefinedLanes:  # (a plain array written into keeps no mask)
+        undefined = np.zeros(placed.shape, dtype=np.bool_)
+        undefined[units] = undefined_lanes(kept)
+        placed = with_undefined(placed, undefined, kept.origin)
     return _lanes(placed.reshape(*lead, -1), dst)
 
 
