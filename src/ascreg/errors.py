@@ -316,9 +316,10 @@ class Policy:
     past_allocation
         ``"error"`` (default): an active lane of a vector store (``StoreAlign`` and its C API
         twins) that lies past the end of its UB allocation is an :class:`OutOfBoundsError`;
-        ``"chip"``: it writes the UB bytes there, inside UB, as the chip does. Loads past the
-        end of an allocation need no policy: their lanes are undefined
-        (:mod:`ascreg.machine.undefined`).
+        ``"chip"``: it writes the UB bytes there, inside UB, as the chip does. A
+        whole-register load that starts inside its allocation and runs past its end needs no
+        policy: its lanes there are undefined (:mod:`ascreg.machine.undefined`); one that
+        starts at or past the end stays an :class:`OutOfBoundsError` either way.
     profile
         None (default), or the path of a trace file: everything that runs is recorded
         (:mod:`ascreg.profile`) and the estimated pipe timeline is written there when the policy

@@ -34,6 +34,7 @@ from ascreg import (
     int64_t,
     uint8_t,
     uint16_t,
+    uint32_t,
 )
 from ascreg._spec.convert import CAST_PAIRS, TRUNCATE_ROUNDS, TRUNCATE_TYPES, CastPair
 from ascreg.core import convert as core
@@ -234,6 +235,44 @@ def _edges(src: Any, dst: Any) -> list[int]:
 def test_floats_to_small_formats_on_their_edges(pair: CastPair) -> None:
     codes = _edges(pair.src, pair.dst)
     for mode, sat in _options(pair):
+        want = [ref.convert_element(c, pair.src, pair.dst, mode, sat) for c in codes]
+        got = _core_bits(codes, pair, mode, sat)
+        bad = [(hex(c), hex(g), hex(w)) for c, g, w in zip(codes, got, want, strict=True) if g != w]
+        assert not bad, (mode, sat, bad[:5])
+
+
+NEAREST_EVEN = [
+    pytest.param(p, id=f"{p.src.cpp_name}-{p.dst.cpp_name}")
+    for p in CAST_PAIRS.values()
+    if (p.src is float32_t and p.dst in (half, bfloat16_t))
+    or (p.src in (int32_t, uint32_t) and p.dst in (half, float32_t))
+]
+
+
+def _finite_edges(src: Any, dst: Any) -> list[int]:
+    """Source codes whose *dst* result is finite: a sample, subnormals, midpoints, the largest."""
+    bits = 8 * src.size
+    rng = np.random.default_rng(bits + dst.size)
+    codes = rng.integers(0, 1 << bits, 1500, dtype=np.uint64).astype(f"u{src.size}")
+    if src is float32_t:  # half's and bfloat16's subnormals and largest values, and midpoints
+        edges = np.concatenate([np.arange(0x33000000, 0x38800000, 4099), np.arange(0x477FE000, 0x47800000, 7),
+                                np.arange(0x7F7F0000, 0x7F800000, 31), np.arange(0, 1 << 23, 65537)])  # fmt: skip
+        codes = np.concatenate([codes, edges.astype(np.uint32)])
+        codes = np.concatenate([codes, codes | np.uint32(1 << 31)])
+    values = from_bits(codes.tolist(), src)
+    with np.errstate(all="ignore"):
+        finite = np.isfinite(values.astype(np.float64).astype(dst.np_dtype))
+    return [int(c) for c in codes[finite]]
+
+
+@pytest.mark.rows("Reg.Cast")
+@pytest.mark.parametrize("pair", NEAREST_EVEN)
+def test_finite_arrays_round_to_nearest_even_as_the_reference(pair: CastPair) -> None:
+    """Arrays whose every result is finite: what numpy rounds in one call (``_nearest_even``)."""
+    codes = _finite_edges(pair.src, pair.dst)
+    for mode, sat in _options(pair):
+        if mode not in (RoundMode.CAST_RINT, RoundMode.CAST_NONE, RoundMode.UNKNOWN):
+            continue
         want = [ref.convert_element(c, pair.src, pair.dst, mode, sat) for c in codes]
         got = _core_bits(codes, pair, mode, sat)
         bad = [(hex(c), hex(g), hex(w)) for c, g, w in zip(codes, got, want, strict=True) if g != w]

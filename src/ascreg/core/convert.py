@@ -46,6 +46,8 @@ from ascreg._dtypes import (
     half,
     hifloat8_t,
     int4x2_t,
+    int32_t,
+    uint32_t,
 )
 from ascreg.core.compare import zero_masked
 from ascreg.core.fpenv import quiet
@@ -510,7 +512,12 @@ def _common_conversion(
     when every lane is finite and inside the destination's range, where saturation and
     wrapping agree. It gives bit for bit what the general path gives
     (``tests/reg/test_convert.py``). (8- and 16-bit sources go by their tables.)
+
+    Also float32, int32 and uint32 to half, bfloat16 or float32 rounding to nearest even
+    (:func:`_nearest_even`).
     """
+    if dst in _NEAREST_EVEN_FORMATS:
+        return _nearest_even(lanes, src, dst) if _INTEGRAL.get(rounding) is np.rint else None
     if src is not float32_t or dst.kind not in (Kind.INT, Kind.UINT) or dst is int4x2_t:
         return None
     integral = _INTEGRAL.get(rounding)
@@ -522,6 +529,29 @@ def _common_conversion(
     if rounded.size and not (rounded.min() >= least and rounded.max() <= largest):
         return None
     return rounded.astype(dst.np_dtype)
+
+
+def _nearest_even(lanes: Lanes, src: type[Scalar], dst: type[Scalar]) -> Lanes | None:
+    """Round float32, int32 or uint32 lanes to nearest even in *dst*'s format, or return None.
+
+    numpy rounds a float32 or float64 value to half and float32 correctly to nearest even,
+    subnormal results included, and ml_dtypes a float32 value to bfloat16 (a float64 one it
+    rounds twice, through float32); an int32 or uint32 value is exact in float64. Taken only
+    when every result is finite: infinities, NaN and overflow (where saturation decides) are
+    the general path's.
+    """
+    if src is float32_t:
+        wide = lanes
+    elif src in _EXACT_IN_FLOAT64 and dst is not bfloat16_t:
+        wide = lanes.astype(np.float64)
+    else:
+        return None
+    rounded: Lanes = wide.astype(dst.np_dtype)
+    return rounded if np.isfinite(rounded).all() else None
+
+
+_NEAREST_EVEN_FORMATS = frozenset({half, bfloat16_t, float32_t})
+_EXACT_IN_FLOAT64 = frozenset({int32_t, uint32_t})
 
 
 def _every_code(dtype: type[Scalar]) -> Lanes:
