@@ -52,7 +52,13 @@ from ascreg._dtypes import (
 from ascreg.core.compare import zero_masked
 from ascreg.core.fpenv import quiet
 from ascreg.enums import RoundMode
-from ascreg.machine.undefined import UndefinedLanes, plain, undefined_lanes, with_undefined
+from ascreg.machine.undefined import (
+    UndefinedLanes,
+    looked_up,
+    plain,
+    undefined_lanes,
+    with_undefined,
+)
 
 Lanes = np.ndarray[Any, Any]
 
@@ -568,10 +574,7 @@ def _lookup(key: Any, make: Callable[[], Lanes], codes: Lanes) -> Lanes:
     table = _TABLES.get(key)
     if table is None:
         table = _TABLES[key] = make()
-    if type(codes) is UndefinedLanes:
-        return with_undefined(table.take(plain(codes)), undefined_lanes(codes), codes.origin)  # type: ignore[no-any-return]
-    found: Lanes = table.take(codes)
-    return found
+    return looked_up(table, codes)
 
 
 _TABLES: dict[Any, Lanes] = {}

@@ -36,10 +36,10 @@ Lanes = np.ndarray[Any, Any]
 
 def interleave(a: Lanes, b: Lanes) -> tuple[Lanes, Lanes]:
     """Return ``(dst0, dst1)``: ``a`` and ``b`` zipped lane by lane, split in two halves."""
-    n = a.shape[-1]  # lanes (the rows of a batched loop work on the last axis)
-    both = np.empty((*np.broadcast_shapes(a.shape, b.shape)[:-1], 2 * n), dtype=a.dtype)
-    both[..., 0::2] = a
-    both[..., 1::2] = b
+    shape = np.broadcast_shapes(a.shape, b.shape)  # (a batched loop's rows: the last axis)
+    n = shape[-1]
+    pairs = np.stack([np.broadcast_to(a, shape), np.broadcast_to(b, shape)], axis=-1)
+    both = pairs.reshape(*shape[:-1], 2 * n)  # (stacked: undefined lanes keep their marks)
     return both[..., :n].copy(), both[..., n:].copy()
 
 

@@ -303,6 +303,23 @@ def with_undefined(values: Any, mask: Any, origin: Origin | str) -> Any:
     return tainted
 
 
+def looked_up(table: Arr, codes: Arr) -> Arr:
+    """Return ``table[codes]`` (a table look-up), a lane undefined where its code is.
+
+    (``ndarray.take`` and indexing by an array are methods, which keep no mask themselves.)
+
+    Examples
+    --------
+    >>> codes = with_undefined(np.array([0, 1, 1]), np.array([False, False, True]), "demo")
+    >>> undefined_lanes(looked_up(np.array([5.0, 7.0]), codes)).tolist()
+    [False, False, True]
+    """
+    if type(codes) is not UndefinedLanes:
+        found: Arr = table.take(codes)
+        return found
+    return with_undefined(table.take(plain(codes)), _taint(codes), codes.origin)  # type: ignore[no-any-return]
+
+
 def require_defined(values: Any, active: Any, what: str) -> None:
     """Raise (or warn, per policy) when an *active* lane of *values* is undefined.
 
