@@ -662,7 +662,7 @@ class RowPointer(UbPtr[Any]):
         batch checks every row's whole span against its other iterations' stores (bytes past
         the end another iteration stores: the batch falls back), but reports to the block's
         checks what eager order does: each row's bytes up to the allocation's end
-        (:meth:`_inside_parts`).
+        (``_inside_parts``).
         """
         block, memory, size = self.block, self.memory, self.dtype.size
         if action != "reads" or block is None or memory.data.ndim != 1:
