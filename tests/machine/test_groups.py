@@ -294,6 +294,38 @@ def test_a_vec_scope_block_reading_a_value_of_each_block_runs_per_block_in_the_g
     assert "kernel: blocks 0-3 ran as one group" in _grouped(group_log, "kernel")
 
 
+class BlockCopied:
+    """A __VEC_SCOPE__ block that changes a value of each block the kernel never reads again
+    (copied into the block's function: each block's run starts from its own)."""
+
+    @__aicore__
+    def Compute(self, dst: UbPtr[float32_t], src: UbPtr[float32_t]) -> None:
+        factor = GetBlockIdx() + 1
+        with __VEC_SCOPE__:
+            x = RegTensor[float32_t]()
+            full = Reg.CreateMask[float32_t]()
+            factor *= 2
+            Reg.LoadAlign(x, src)  # outside a loop: the block runs once per block
+            Reg.Muls(x, x, float(factor), full)
+            Reg.StoreAlign(dst, x, full)
+            for i in range(1, N // 64):
+                Reg.LoadAlign(x, src + i * 64)
+                Reg.Muls(x, x, float(factor), full)
+                Reg.StoreAlign(dst + i * 64, x, full)
+
+
+def test_a_value_of_each_block_copied_into_a_vec_scope_block_is_each_blocks_own(
+    without_groups: Any, group_log: pytest.LogCaptureFixture
+) -> None:
+    source = np.random.default_rng(7).standard_normal(4 * N).astype(np.float32)
+    kernel = one_vf_kernel(BlockCopied)
+    grouped = _run_one_vf(kernel, 4, source)
+    np.testing.assert_array_equal(grouped, without_groups(lambda: _run_one_vf(kernel, 4, source)))
+    factors = np.repeat(np.arange(2, 10, 2, dtype=np.float32), N)
+    np.testing.assert_array_equal(grouped.reshape(-1), source * factors)
+    assert "kernel: blocks 0-3 ran as one group" in _grouped(group_log, "kernel")
+
+
 SEEN: list[int] = []
 
 

@@ -149,6 +149,44 @@ def test_a_name_the_rewritten_block_binds_and_the_function_uses_is_shared() -> N
     assert "nonlocal p\n" in ast.unparse(function)
 
 
+@pytest.mark.parametrize(
+    ("source", "signature"),
+    [
+        ("n = x\nwith __VEC_SCOPE__:\n    n -= 1\n    use(n)", "(n=n)"),
+        ("n = x\nif x:\n    with __VEC_SCOPE__:\n        use(n)\n        n = 2", "(n=n)"),
+        ("n = x\nwith __VEC_SCOPE__:\n    n = 2\n    use(n)\nn = 3", "()"),
+    ],
+)
+def test_a_name_the_function_only_binds_is_copied_into_the_block(
+    source: str, signature: str
+) -> None:
+    """Bound before the block, changed in it, never read after (the production rms_norm's
+    ``lastNum``): each run of the block starts from its value at the block."""
+    count, code = _moved("def f(x):\n" + textwrap.indent(source, "    "))
+    assert count == 1 and "nonlocal" not in code
+    assert f"__{signature}:" in code, code
+
+
+@pytest.mark.parametrize(
+    ("source", "why"),
+    [
+        ("n = x\nwith __VEC_SCOPE__:\n    n -= 1\nuse(n)", "read after the block"),
+        ("n = x\nwith __VEC_SCOPE__:\n    n -= 1\nn += 1", "x += 1 reads x"),
+        (
+            "n = x\nfor i in x:\n    with __VEC_SCOPE__:\n        n -= 1",
+            "the next run sees the change",
+        ),
+        ("n = x\ng = lambda: n\nwith __VEC_SCOPE__:\n    n -= 1", "a nested function reads it"),
+        (
+            "n = x\nwith __VEC_SCOPE__:\n    n -= 1\nwith __VEC_SCOPE__:\n    n = 1",
+            "another block binds it",
+        ),
+    ],
+)
+def test_a_name_read_outside_or_changed_in_a_loop_is_not_copied(source: str, why: str) -> None:
+    assert _moved("def f(x):\n" + textwrap.indent(source, "    "))[0] == 0, why
+
+
 @__aicore__
 def fill(addr: UbPtr[float32_t], value: float, count: int) -> float:
     """A moved block with a loop, reading the function's values; the code after it too."""

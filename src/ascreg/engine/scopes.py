@@ -15,7 +15,10 @@ which :meth:`ascreg.basic.VecScope.run` runs as the ``with`` block would, and a 
 runs a VF. Only a block the move leaves meaning the same is made a function: one that neither
 returns, yields, awaits nor breaks out of it, declares no ``global`` or ``nonlocal`` name,
 calls no ``super()``, and binds no name the rest of the function also uses (the names it
-binds become the nested function's own). Other blocks stay inline, as before.
+binds become the nested function's own), but for names the rest of the function never reads
+(bound before the block, changed in it, dead after it): outside any loop, such a name is
+*copied in* (a parameter of the function, its value at the block its default). Other blocks
+stay inline, as before.
 
 Examples
 --------
@@ -40,6 +43,7 @@ def f(x):
 from __future__ import annotations
 
 import ast
+from typing import NamedTuple
 
 _NESTED = (
     ast.FunctionDef,
@@ -58,12 +62,26 @@ _LEAVING = (ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Non
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
 
-def movable_scopes(definition: ast.FunctionDef, spelling: str) -> list[ast.With]:
+class Movable(NamedTuple):
+    """A block that may become a function, the names it copies in and those it keeps.
+
+    Both are names the rest of the function only binds: the block reads a *copied* one before
+    binding it (its value at the block is the function's default), a *kept* one it binds
+    first (its own local).
+    """
+
+    block: ast.With
+    copied: tuple[str, ...]
+    kept: tuple[str, ...]
+
+
+def movable_scopes(definition: ast.FunctionDef, spelling: str) -> list[Movable]:
     """Return the ``with <spelling>:`` blocks of *definition* that may become functions.
 
     A block may when it leaves only through its end and each name it binds is its own: the
     rest of the function uses it only inside other such blocks, each of which binds it before
-    reading it (two blocks declaring the same registers, as two C++ scopes do).
+    reading it (two blocks declaring the same registers, as two C++ scopes do), or only binds
+    it and the block is in no loop (:func:`_copied_in`).
     """
     if any(isinstance(node, ast.Global | ast.Nonlocal) for node in _own_nodes(definition.body)):
         return []  # (a nested function could not share its names)
@@ -75,28 +93,33 @@ def movable_scopes(definition: ast.FunctionDef, spelling: str) -> list[ast.With]
     ]
     nested = set().union(*map(_nodes_of, scopes))  # (a scope inside a scope)
     blocks = [block for block in scopes if id(block) not in nested and _self_contained(block)]
+    looped = {id(n) for loop in _own_loops(definition) for n in ast.walk(loop)}
     while True:  # dropping a block may make another's names shared: until none changes
-        kept = [block for block in blocks if _own_names(block, blocks, definition)]
+        found = [_movable(block, blocks, definition, looped) for block in blocks]
+        kept = [movable for movable in found if movable is not None]
         if len(kept) == len(blocks):
             return kept
-        blocks = kept
+        blocks = [movable.block for movable in kept]
 
 
-def as_functions(definition: ast.FunctionDef, blocks: list[ast.With]) -> None:
-    """Replace each of *blocks* (found by :func:`movable_scopes`) by a function and its run.
+def as_functions(definition: ast.FunctionDef, movables: list[Movable]) -> None:
+    """Replace each block of *movables* (:func:`movable_scopes`) by a function and its run.
 
     The blocks may have been rewritten since they were found (the engine's loop rewrite):
     a name their code now binds that the rest of the function uses is one the rewrite rebinds
-    and puts back (a flattened loop's rows), which the function shares (``nonlocal``).
+    and puts back (a flattened loop's rows), which the function shares (``nonlocal``); the
+    names a block copies in are the function's parameters.
     """
-    wanted = {id(block) for block in blocks}
-    outside = _used_outside_all(blocks, definition)  # (before any block moves)
+    wanted = {id(movable.block): movable for movable in movables}
+    outside = _used_outside_all([movable.block for movable in movables], definition)
     for holder in _statement_lists(definition):
         for k in reversed(range(len(holder))):
             block = holder[k]
             if id(block) in wanted:
                 assert isinstance(block, ast.With)
-                holder[k : k + 1] = _as_function(block, sorted(_bound(block.body) & outside))
+                _, copied, kept = wanted[id(block)]
+                shared = sorted(_bound(block.body) & outside - {*copied, *kept})
+                holder[k : k + 1] = _as_function(block, shared, copied)
 
 
 def _statement_lists(definition: ast.FunctionDef) -> list[list[ast.stmt]]:
@@ -163,26 +186,60 @@ def _self_contained(block: ast.With) -> bool:
     return not _escaping_jumps(block.body)
 
 
-def _own_names(block: ast.With, blocks: list[ast.With], definition: ast.FunctionDef) -> bool:
-    """Tell whether every name *block* binds is its own (see :func:`movable_scopes`)."""
+def _movable(
+    block: ast.With, blocks: list[ast.With], definition: ast.FunctionDef, looped: set[int]
+) -> Movable | None:
+    """Return *block* as a :class:`Movable` if every name it binds is its own, else None.
+
+    See :func:`movable_scopes`; *looped*: the nodes inside the function's own loops.
+    """
     shared = _bound(block.body) & _used_outside_all([block], definition)
-    if not shared:
-        return True
     mine = _nodes_of(block)
     owners = {node: other for other in blocks if other is not block for node in _nodes_of(other)}
     params = {param.arg for param in parameters(definition)}
-    for name in shared:
-        if name in params or _reads_first(block.body, name):
-            return False
-        for node in _uses(definition, name):
-            if id(node) in mine:
-                continue
-            owner = owners.get(id(node))
-            if owner is None:
-                return False  # used by the function's own code
-            if name not in _bound(owner.body) or _reads_first(owner.body, name):
-                return False  # another block reads what this one left
+    updated = {id(n.target) for n in ast.walk(definition) if isinstance(n, ast.AugAssign)}
+    copied: list[str] = []
+    kept: list[str] = []
+    for name in sorted(shared):
+        uses = [node for node in _uses(definition, name) if id(node) not in mine]
+        if id(block) not in looped and _only_bound(uses, owners, updated):
+            # (each run starts from the value the block would have seen)
+            (copied if _reads_first(block.body, name) else kept).append(name)
+        elif (
+            name in params
+            or _reads_first(block.body, name)
+            or not _declared_again(name, uses, owners)
+        ):
+            return None
+    return Movable(block, tuple(copied), tuple(kept))
+
+
+def _only_bound(uses: list[ast.Name], owners: dict[int, ast.With], updated: set[int]) -> bool:
+    """Tell whether *uses* (outside the block) only bind their name, none in another block.
+
+    A name the function's code only binds (never reads: ``x += 1`` reads) may be copied into
+    a block that changes it, the block being in no loop of the function.
+    """
+    return all(
+        isinstance(node.ctx, ast.Store) and id(node) not in owners and id(node) not in updated
+        for node in uses
+    )
+
+
+def _declared_again(name: str, uses: list[ast.Name], owners: dict[int, ast.With]) -> bool:
+    """Tell whether each use of *name* outside the block is in a block that binds it first."""
+    for node in uses:
+        owner = owners.get(id(node))
+        if owner is None:
+            return False  # used by the function's own code
+        if name not in _bound(owner.body) or _reads_first(owner.body, name):
+            return False  # another block reads what this one left
     return True
+
+
+def _own_loops(definition: ast.FunctionDef) -> list[ast.AST]:
+    """Return the loops of *definition*'s own code (not of nested definitions)."""
+    return [node for node in _own_nodes(definition.body) if isinstance(node, _LOOPS)]
 
 
 def _nodes_of(block: ast.With) -> set[int]:
@@ -310,13 +367,14 @@ def _used_outside_all(blocks: list[ast.With], definition: ast.FunctionDef) -> se
     }
 
 
-def _as_function(block: ast.With, shared: list[str]) -> list[ast.stmt]:
+def _as_function(block: ast.With, shared: list[str], copied: tuple[str, ...]) -> list[ast.stmt]:
     """Return ``def __ascreg_scope_<line>__(): body`` and ``<scope>.run(it)`` for *block*.
 
-    *shared*: names the function binds as the enclosing function's own (``nonlocal``).
+    *shared*: names the function binds as the enclosing function's own (``nonlocal``);
+    *copied*: names it copies in (``def f(name=name)``: its own, from the value at the block).
     """
     name = f"{SCOPE_PREFIX}{block.lineno}__"
-    function = ast.parse(f"def {name}(): pass").body[0]
+    function = ast.parse(f"def {name}({''.join(f'{c}={c}, ' for c in copied)}): pass").body[0]
     assert isinstance(function, ast.FunctionDef)
     function.body = [ast.Nonlocal(names=shared)] if shared else []
     function.body += block.body

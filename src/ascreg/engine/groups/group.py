@@ -355,18 +355,21 @@ class Group:
 
         As :meth:`vf` runs a VF: once for the whole group where it can, else once per block;
         then the per-block values *body* captures from the kernel (``GetBlockIdx()`` and what
-        was computed from it) are that block's while it runs.
+        was computed from it), or copies in as its defaults, are that block's while it runs.
         """
         if self._all_blocks(body, run, (), {}):
             return
         cells = [cell for cell in body.__closure__ or () if _per_block_value(cell)]
         held = [cell.cell_contents for cell in cells]
+        defaults = body.__defaults__  # (the values a block copies in: ascreg.engine.scopes)
 
         def block_run() -> None:
             k = self.ub.active  # (the block whose row the VF runs on)
             assert k is not None
             for cell, value in zip(cells, held, strict=True):
                 cell.cell_contents = _of_block((value,), k)[0]
+            if defaults:
+                body.__defaults__ = tuple(_of_block(defaults, k))
             run()
 
         try:
@@ -374,6 +377,7 @@ class Group:
         finally:
             for cell, value in zip(cells, held, strict=True):
                 cell.cell_contents = value
+            body.__defaults__ = defaults
 
     def _all_blocks(
         self,
