@@ -1194,3 +1194,51 @@ def test_a_loop_calling_aicore_helpers_template_ones_and_methods_runs_batched(
     result, error, lines = differential(scenario, caplog)
     assert not error and ran_batched(lines), lines
     np.testing.assert_array_equal(result, np.arange(4 * L16) * factor)
+
+
+@ascreg.__simd_vf__
+def scale_rows(
+    dst: UbPtr[float32_t], src: UbPtr[float32_t], rows: int, width: int, over: int
+) -> None:
+    """Rows of *width* floats back to back, two registers each, *over* lanes enabled past each
+    row: a row's tail register spans the next row's start (the production rms_norm's ComputeY),
+    and only its enabled lanes write there."""
+    x = Reg.RegTensor[float32_t]()
+    for i in range(rows):
+        count = Ref(width + over)
+        for j in range(2):
+            mask = Reg.UpdateMask[float32_t](count)
+            Reg.LoadAlign(x, src + i * width + j * L32)
+            Reg.Muls(x, x, 3.0, mask)
+            Reg.StoreAlign(dst + i * width + j * L32, x, mask)
+
+
+@pytest.mark.parametrize("over", [0, 8])
+def test_masked_stores_whose_whole_registers_overlap_the_next_row_batch(
+    over: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The overlap check counts a masked store's enabled lanes only: a row's tail of 40 lanes
+    ends at the row's end and the loop batches; 8 more lanes write the next row's start (which
+    that row then overwrites) and the loop runs in eager order."""
+    width, rows = 104, 8  # (a row of 104 floats: 32-byte aligned, 40 past one register)
+
+    def scenario(ub: UnifiedBuffer) -> Any:
+        ctx = BlockContext()
+        with block(ctx):
+            src = ctx.ub.alloc(float32_t, rows * width + L32)
+            dst = ctx.ub.alloc(float32_t, rows * width + L32)
+            with ctx.simd_vf():
+                src.write(np.arange(rows * width + L32) % 17)
+                dst.write(np.zeros(rows * width + L32))
+            scale_rows(dst, src, rows, width, over)
+            ctx.mem_bar()
+            with ctx.simd_vf():  # (read back on the vector pipe: no V -> S flag needed)
+                return dst.read(rows * width + over)
+
+    result, error, lines = differential(scenario, caplog)
+    assert not error
+    outer = any("batched over 8 iterations" in line for line in lines)  # (the rows' loop)
+    assert outer == (over == 0), lines
+    assert over == 0 or "another iteration stores" in eager_reason(lines)
+    expected = (np.arange(rows * width + over) % 17) * np.float32(3.0)
+    np.testing.assert_array_equal(result, expected)

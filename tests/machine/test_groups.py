@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascreg import GlobalMemory, GmPtr, MemType, Reg, UbPtr, float32_t
+from ascreg import GlobalMemory, GmPtr, MemType, Ref, Reg, UbPtr, float32_t
 from ascreg.basic import (
     __VEC_SCOPE__,
     PIPE_ALL,
@@ -323,6 +323,38 @@ def test_a_value_of_each_block_copied_into_a_vec_scope_block_is_each_blocks_own(
     np.testing.assert_array_equal(grouped, without_groups(lambda: _run_one_vf(kernel, 4, source)))
     factors = np.repeat(np.arange(2, 10, 2, dtype=np.float32), N)
     np.testing.assert_array_equal(grouped.reshape(-1), source * factors)
+    assert "kernel: blocks 0-3 ran as one group" in _grouped(group_log, "kernel")
+
+
+NARROW, ROWS = 32, 7
+"""Rows of 32 floats (half a register), 7 of them: each row's load stays inside the block's N."""
+
+
+@__simd_vf__
+def narrow_rows(y: UbPtr[float32_t], x: UbPtr[float32_t]) -> None:
+    """Each row's masked register: whole registers of two rows overlap, their enabled lanes not."""
+    r = RegTensor[float32_t]()
+    for i in range(ROWS):
+        count = Ref(NARROW)
+        mask = Reg.UpdateMask[float32_t](count)
+        Reg.LoadAlign(r, x + i * NARROW)
+        Reg.Muls(r, r, 2.0, mask)
+        Reg.StoreAlign(y + i * NARROW, r, mask)
+
+
+def test_masked_rows_closer_than_a_register_are_stored_for_the_whole_group(
+    without_groups: Any, caplog: pytest.LogCaptureFixture, group_log: pytest.LogCaptureFixture
+) -> None:
+    """Each row's enabled lanes written, every block's at once (no two rows' lanes meet)."""
+    source = np.random.default_rng(8).standard_normal(4 * N).astype(np.float32)
+    kernel = one_vf_kernel(narrow_rows, out=ROWS * NARROW)
+    with caplog.at_level(logging.DEBUG, logger="ascreg.batch"):
+        grouped = _run_one_vf(kernel, 4, source)
+    np.testing.assert_array_equal(grouped, without_groups(lambda: _run_one_vf(kernel, 4, source)))
+    done = ROWS * NARROW
+    np.testing.assert_array_equal(grouped[:, :done], source.reshape(4, N)[:, :done] * 2)
+    messages = [r.getMessage() for r in caplog.records]
+    assert any(f"batched over {ROWS} iterations" in m for m in messages), messages
     assert "kernel: blocks 0-3 ran as one group" in _grouped(group_log, "kernel")
 
 

@@ -401,6 +401,9 @@ def write_lanes(dst: Pointer[Any], values: Lanes, active: Lanes | None) -> None:
         target = _store_view(dst, count)
         target[:] = values.view(target.dtype)
         return
+    masked = getattr(dst, "write_enabled", None)  # a batched loop's rows closer than a register
+    if masked is not None and masked(values, active):
+        return
     if not dst.fits(count * dst.dtype.size):
         if active.ndim > 1:  # one mask per iteration of a batched loop: each row's own tail
             _write_rows(dst, values, active)
@@ -412,6 +415,9 @@ def write_lanes(dst: Pointer[Any], values: Lanes, active: Lanes | None) -> None:
     target = _store_view(dst, count)  # rows of lanes (a batched loop) keep their leading axis
     if count != values.shape[-1]:
         values, active = values[..., :count], active[..., :count]
+    narrowed = getattr(dst, "stores_enabled", None)  # a batched loop's rows: what each writes
+    if narrowed is not None:
+        narrowed(active)
     if values.dtype is not target.dtype:
         values = values.view(target.dtype)
     if id(active) in _ALL_ON_IDS and target.shape == active.shape:

@@ -606,6 +606,89 @@ class RowPointer(UbPtr[Any]):
             return 0
         return int(inside.size if inside.all() else np.argmin(inside))
 
+    def stores_enabled(self, active: Lanes) -> None:
+        """Tell the batch that the store just viewed writes each row's enabled lanes only.
+
+        *active*: one flag per lane, per row (or one set for every row; a block group's rows
+        of every block count together). Each row's bytes up to its last enabled lane are what
+        the batch's overlap check compares (:meth:`Batch.check_memory`).
+        """
+        _ACTIVE[-1].store_enabled(self._enabled_widths(active))
+
+    def _enabled_widths(self, active: Lanes) -> Lanes:
+        """Return the bytes from each row's start to the end of its last enabled lane."""
+        if active.ndim == 3:  # (a block group's: blocks x rows x lanes)
+            active = np.logical_or.reduce(active, axis=0)
+        lanes = active.shape[-1]
+        last = lanes - np.argmax(active[..., ::-1], axis=-1)  # one past the last enabled lane
+        widths = np.where(active.any(axis=-1), last, 0) * self.dtype.size
+        return np.broadcast_to(widths, self.rows.shape).astype(np.int64)
+
+    def write_enabled(self, values: Lanes, active: Lanes) -> bool:
+        """Store the enabled lanes of rows whose whole registers overlap; False: not such rows.
+
+        Rows of different iterations closer than a register (a row's masked tail register
+        spans the next row's start, as a kernel's rows of any width not a multiple of the
+        register's lanes do) are written lane by lane where enabled, when no two iterations'
+        enabled lanes share a byte (else the batch falls back: eager order decides). The
+        access reported is each row's whole register, as an eager store's is.
+        """
+        count = values.shape[-1]
+        if self.block is None or active.ndim > 2 or not self._overlapping(count):
+            return False  # (masks that differ between blocks; rows apart: the usual path)
+        block, rows, size = self.block, self.rows, self.dtype.size
+        if (rows % size).any():
+            raise fallback("an address in some iteration is not on an element", scope="layout")
+        nbytes = count * size
+        low, high = int(rows.min()), int(rows.max()) + nbytes
+        widths = self._enabled_widths(active)
+        order = np.argsort(rows, kind="stable")
+        starts, ends = rows[order], rows[order] + widths[order]
+        if not block.live or low < block.start or int(ends.max()) > block.end:
+            raise fallback("an access leaves its allocation in some iteration", scope="layout")
+        if (starts[1:] < ends[:-1]).any():
+            raise fallback("stores of different iterations overlap", scope="layout")
+        self._cover(high)
+        self._report_enabled(nbytes, widths, self.step if rows.size > 1 else 0, (low, high))
+        elements = (rows // self.dtype.size)[:, None] + np.arange(count)
+        enabled = np.broadcast_to(active, elements.shape)
+        self._typed()[..., elements[enabled]] = values[..., enabled]  # (every block's rows)
+        return True
+
+    def _report_enabled(
+        self, nbytes: int, widths: Lanes, step: int | None, span: tuple[int, int]
+    ) -> None:
+        """Record a masked store of *nbytes* per row as eager order reports it.
+
+        Each row's whole register where it fits the allocation; a row whose register runs
+        past the end, up to its last enabled lane (none if none is enabled), on its own.
+        """
+        batch, rows, end = _ACTIVE[-1], self.rows, self.block.end  # type: ignore[union-attr]
+        fits = rows + nbytes <= end
+        if fits.all():
+            batch.access(self.memory, rows, nbytes, True, self.which, step, span)
+            batch.store_enabled(widths)
+            return
+        which = self.iterations()
+        if fits.any():
+            batch.access(self.memory, rows[fits], nbytes, True, which[fits])
+            batch.store_enabled(widths[fits])
+        for k in np.flatnonzero(~fits):
+            if widths[k]:
+                batch.access(self.memory, rows[k : k + 1], int(widths[k]), True, which[k : k + 1])
+
+    def _overlapping(self, count: int) -> bool:
+        """Tell whether the whole *count*-element registers of two iterations overlap."""
+        known = self.known
+        if known is None:
+            known = self.known = {}
+        found = known.get(("overlapping", count))
+        if found is None:
+            rows = self.rows
+            gaps = np.diff(np.sort(rows)) if rows.size > 1 else np.zeros(0, np.int64)
+            found = known["overlapping", count] = bool((gaps < count * self.dtype.size).any())
+        return bool(found)
+
     def iterations(self) -> Lanes:
         """Return the iteration of each address (all, in order, unless this is one row)."""
         which = self.which
@@ -668,17 +751,28 @@ class RowPointer(UbPtr[Any]):
         if action != "reads" or block is None or memory.data.ndim != 1:
             raise fallback("an access leaves its allocation in some iteration", scope="layout")
         rows = self.rows
-        high = int(rows.max()) + count * size
-        if high > memory.data.size:
-            memory._grow(high)
+        self._cover(int(rows.max()) + count * size)
         batch = _ACTIVE[-1]
         batch.access(memory, rows, count * size, False, self.which, reported=False)
         for part in self._inside_parts(count * size, block.end):
             batch.access(memory, *part)
         elements = (rows // size)[:, None] + np.arange(count)
-        values = memory.typed(self.dtype.np_dtype)[elements]
+        values = self._typed()[elements]
         past = rows[:, None] + (np.arange(count) + 1) * size > block.end
         return values, past
+
+    def _cover(self, high: int) -> None:
+        """Make the memory's data reach byte *high* (a block group's rows cannot grow)."""
+        data: Lanes = self.memory.data
+        if data.ndim == 2 and high > int(data.shape[-1]):
+            raise fallback("an access past the group's UB rows", scope="state")
+        if data.ndim == 1 and high > data.size:
+            self.memory._grow(high)
+
+    def _typed(self) -> Lanes:
+        """Return the memory's data as elements (a block group's: one row of them per block)."""
+        typed: Lanes = np.asarray(self.memory.data).view(self.dtype.np_dtype)
+        return typed
 
     def _inside_parts(self, nbytes: int, end: int) -> list[tuple[Lanes, int, bool, Lanes]]:
         """Return the rows' reads of *nbytes* cut at *end*, as accesses (rows, bytes, write, which).
@@ -937,6 +1031,9 @@ class Batch:
         """Every access, as (memory, row addresses, bytes per row, write, iterations, step)."""
         self.unreported: set[int] = set()
         """The positions in :attr:`accesses` of those the block's checks are not told of."""
+        self.enabled: dict[int, Lanes] = {}
+        """Per position in :attr:`accesses` of a masked store: the bytes each row writes, from
+        its start (up to its last enabled lane): what :meth:`check_memory` compares."""
         self.recorder: Any = None
         """The :class:`~ascreg.engine.plans.Recorder` of this run's op calls, if it records a
         plan (set by :func:`ascreg.engine.plans.start`)."""
@@ -1222,22 +1319,35 @@ class Batch:
         return context, positions
 
     def check_memory(self) -> None:
-        """Raise :class:`Fallback` if an iteration stores bytes another iteration accesses."""
-        accesses = self.accesses
-        for store in accesses:
+        """Raise :class:`Fallback` if an iteration stores bytes another iteration accesses.
+
+        A masked store counts the bytes up to each row's last enabled lane (:attr:`enabled`).
+        """
+        accesses, enabled = self.accesses, self.enabled
+        for mine, store in enumerate(accesses):
             if not store[3]:
                 continue
             low, high = store[6]
-            for other in accesses:
+            for theirs, other in enumerate(accesses):
                 # a store's own rows never overlap (view() refuses overlapping rows), and
                 # accesses whose whole spans are apart cannot overlap in any iteration
                 if other is store or other[0] is not store[0]:
                     continue
                 start, end = other[6]
-                if start < high and low < end and _cross_iteration(store, other):
+                if not (start < high and low < end and _cross_iteration(store, other)):
+                    continue
+                widths = (enabled.get(mine), enabled.get(theirs))  # (whole widths overlap)
+                if widths[0] is widths[1] is None or _cross_iteration(store, other, *widths):
                     raise fallback(
                         "an iteration accesses UB bytes another iteration stores", scope="layout"
                     )
+
+    def store_enabled(self, widths: Lanes) -> None:
+        """Note that the store just recorded writes *widths* bytes of each row (its enabled lanes)."""
+        position = len(self.accesses) - 1
+        store = self.accesses[position]
+        if store[3] and widths.shape == store[1].shape:
+            self.enabled[position] = widths
 
     # -- ending --
 
@@ -1265,7 +1375,7 @@ class Batch:
 
     def _check_accesses(self, count: int) -> None:
         plan = _known_plan(self.accesses, count)
-        if plan is None:
+        if plan is None or self.enabled:  # (what masks enable changes from run to run)
             self.check_memory()
         if self.watched:  # a block's UB: its checks see the accesses (else there are none)
             self.report(plan, count)
@@ -1388,13 +1498,22 @@ def _entry(reg: Any) -> tuple[Any, Any, tuple[int, Any]]:
 Access = tuple[Memory, Lanes, int, bool, Lanes | None, int | None, tuple[int, int]]
 
 
-def _cross_iteration(store: Access, other: Access) -> bool:
-    """Return True if iteration k's *store* overlaps iteration j's *other* access, j != k."""
+def _cross_iteration(
+    store: Access, other: Access, widths: Lanes | None = None, other_widths: Lanes | None = None
+) -> bool:
+    """Return True if iteration k's *store* overlaps iteration j's *other* access, j != k.
+
+    *widths*, *other_widths*: the bytes each row accesses, where not every row's whole width
+    (a masked store's).
+    """
     _, rows, width, _, mine, step, _ = store
     _, others, other_width, _, theirs, other_step, _ = other
     count = rows.size
+    ends: Any = width if widths is None else widths[:, None]  # (bytes from each row's start)
+    other_ends: Any = other_width if other_widths is None else other_widths[None, :]
     regular = mine is None and theirs is None and others.size == count
-    if count > 1 and regular and step is not None and step > 0 and other_step == step:
+    whole = widths is None and other_widths is None  # (else the rows' own widths: below)
+    if count > 1 and regular and whole and step is not None and step > 0 and other_step == step:
         # iteration j's access starts d + (j - k) * step after iteration k's store
         d = int(others[0] - rows[0])
         lowest = (-other_width - d) // step + 1
@@ -1403,7 +1522,7 @@ def _cross_iteration(store: Access, other: Access) -> bool:
         return lowest <= highest and not lowest == highest == 0
     starts = np.asarray(rows)[:, None]
     begins = np.asarray(others)[None, :]
-    overlap = (starts < begins + other_width) & (begins < starts + width)
+    overlap = (starts < begins + other_ends) & (begins < starts + ends)
     first = np.arange(rows.size) if mine is None else mine
     second = np.arange(others.size) if theirs is None else theirs
     overlap &= first[:, None] != second[None, :]
