@@ -282,18 +282,6 @@ class BlockScaled:
                 Reg.StoreAlign(dst + i * 64, x, full)
 
 
-def test_a_vec_scope_block_reading_a_value_of_each_block_runs_per_block_in_the_group(
-    without_groups: Any, group_log: pytest.LogCaptureFixture
-) -> None:
-    source = np.random.default_rng(6).standard_normal(4 * N).astype(np.float32)
-    kernel = one_vf_kernel(BlockScaled)
-    grouped = _run_one_vf(kernel, 4, source)
-    np.testing.assert_array_equal(grouped, without_groups(lambda: _run_one_vf(kernel, 4, source)))
-    factors = np.repeat(np.arange(1, 5, dtype=np.float32), N)
-    np.testing.assert_array_equal(grouped.reshape(-1), source * factors)
-    assert "kernel: blocks 0-3 ran as one group" in _grouped(group_log, "kernel")
-
-
 class BlockCopied:
     """A __VEC_SCOPE__ block that changes a value of each block the kernel never reads again
     (copied into the block's function: each block's run starts from its own)."""
@@ -314,14 +302,17 @@ class BlockCopied:
                 Reg.StoreAlign(dst + i * 64, x, full)
 
 
-def test_a_value_of_each_block_copied_into_a_vec_scope_block_is_each_blocks_own(
-    without_groups: Any, group_log: pytest.LogCaptureFixture
+@pytest.mark.parametrize(("kernel_class", "scale"), [(BlockScaled, 1), (BlockCopied, 2)])
+def test_a_vec_scope_block_sees_each_blocks_own_values_in_the_group(
+    kernel_class: Any, scale: int, without_groups: Any, group_log: pytest.LogCaptureFixture
 ) -> None:
-    source = np.random.default_rng(7).standard_normal(4 * N).astype(np.float32)
-    kernel = one_vf_kernel(BlockCopied)
+    """A value of each block the block reads (BlockScaled) or copies in and changes
+    (BlockCopied) is that block's while it runs."""
+    source = np.random.default_rng(6).standard_normal(4 * N).astype(np.float32)
+    kernel = one_vf_kernel(kernel_class)
     grouped = _run_one_vf(kernel, 4, source)
     np.testing.assert_array_equal(grouped, without_groups(lambda: _run_one_vf(kernel, 4, source)))
-    factors = np.repeat(np.arange(2, 10, 2, dtype=np.float32), N)
+    factors = np.repeat(np.arange(1, 5, dtype=np.float32) * scale, N)
     np.testing.assert_array_equal(grouped.reshape(-1), source * factors)
     assert "kernel: blocks 0-3 ran as one group" in _grouped(group_log, "kernel")
 
