@@ -613,7 +613,7 @@ class RowPointer(UbPtr[Any]):
         of every block count together). Each row's bytes up to its last enabled lane are what
         the batch's overlap check compares (:meth:`Batch.check_memory`).
         """
-        _ACTIVE[-1].store_enabled(self._enabled_widths(active))
+        _ACTIVE[-1].store_enabled(lambda: self._enabled_widths(active))  # (worked out if asked)
 
     def _enabled_widths(self, active: Lanes) -> Lanes:
         """Return the bytes from each row's start to the end of its last enabled lane."""
@@ -622,6 +622,8 @@ class RowPointer(UbPtr[Any]):
         lanes = active.shape[-1]
         last = lanes - np.argmax(active[..., ::-1], axis=-1)  # one past the last enabled lane
         widths = np.where(active.any(axis=-1), last, 0) * self.dtype.size
+        if widths.ndim and widths.shape != self.rows.shape:  # (not one mask per row: all lanes)
+            return np.full(self.rows.shape, lanes * self.dtype.size, np.int64)
         return np.broadcast_to(widths, self.rows.shape).astype(np.int64)
 
     def write_enabled(self, values: Lanes, active: Lanes) -> bool:
@@ -652,6 +654,8 @@ class RowPointer(UbPtr[Any]):
         self._report_enabled(nbytes, widths, self.step if rows.size > 1 else 0, (low, high))
         elements = (rows // self.dtype.size)[:, None] + np.arange(count)
         enabled = np.broadcast_to(active, elements.shape)
+        if values.ndim < 2:  # (one register for every row)
+            values = np.broadcast_to(values, elements.shape)
         self._typed()[..., elements[enabled]] = values[..., enabled]  # (every block's rows)
         return True
 
@@ -667,12 +671,12 @@ class RowPointer(UbPtr[Any]):
         fits = rows + nbytes <= end
         if fits.all():
             batch.access(self.memory, rows, nbytes, True, self.which, step, span)
-            batch.store_enabled(widths)
+            batch.store_enabled(lambda: widths)
             return
         which = self.iterations()
         if fits.any():
             batch.access(self.memory, rows[fits], nbytes, True, which[fits])
-            batch.store_enabled(widths[fits])
+            batch.store_enabled(lambda: widths[fits])
         for k in np.flatnonzero(~fits):
             if widths[k]:
                 batch.access(self.memory, rows[k : k + 1], int(widths[k]), True, which[k : k + 1])
@@ -1031,9 +1035,10 @@ class Batch:
         """Every access, as (memory, row addresses, bytes per row, write, iterations, step)."""
         self.unreported: set[int] = set()
         """The positions in :attr:`accesses` of those the block's checks are not told of."""
-        self.enabled: dict[int, Lanes] = {}
-        """Per position in :attr:`accesses` of a masked store: the bytes each row writes, from
-        its start (up to its last enabled lane): what :meth:`check_memory` compares."""
+        self.enabled: dict[int, Callable[[], Lanes]] = {}
+        """Per position in :attr:`accesses` of a masked store: what gives the bytes each row
+        writes, from its start up to its last enabled lane (:meth:`check_memory` asks only
+        when the whole registers overlap)."""
         self.recorder: Any = None
         """The :class:`~ascreg.engine.plans.Recorder` of this run's op calls, if it records a
         plan (set by :func:`ascreg.engine.plans.start`)."""
@@ -1336,17 +1341,19 @@ class Batch:
                 start, end = other[6]
                 if not (start < high and low < end and _cross_iteration(store, other)):
                     continue
-                widths = (enabled.get(mine), enabled.get(theirs))  # (whole widths overlap)
+                widths = [None if w is None else w() for w in (enabled.get(mine), enabled.get(theirs))]  # fmt: skip
                 if widths[0] is widths[1] is None or _cross_iteration(store, other, *widths):
                     raise fallback(
                         "an iteration accesses UB bytes another iteration stores", scope="layout"
                     )
 
-    def store_enabled(self, widths: Lanes) -> None:
-        """Note that the store just recorded writes *widths* bytes of each row (its enabled lanes)."""
+    def store_enabled(self, widths: Callable[[], Lanes]) -> None:
+        """Note that the store just recorded writes only what *widths* gives of each row.
+
+        *widths* returns the bytes from each row's start to the end of its last enabled lane.
+        """
         position = len(self.accesses) - 1
-        store = self.accesses[position]
-        if store[3] and widths.shape == store[1].shape:
+        if self.accesses[position][3]:
             self.enabled[position] = widths
 
     # -- ending --
