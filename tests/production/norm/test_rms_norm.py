@@ -699,6 +699,9 @@ CASES = [
     pytest.param(float32_t, (5, 300), UB_SIZE, id="float-300-fold"),
     pytest.param(half, (70, 200), 40 * 1024, id="half-200-fold-ub-loops"),
     pytest.param(half, (2, 300), UB_SIZE, id="half-300-fold"),
+    # rows of 300 floats: each row's masked tail register spans the next row's start (the
+    # batched rows' loops write only enabled lanes); 5 rows a block, UB loads of 3 rows
+    pytest.param(float32_t, (260, 300), 20 * 1024, id="float-300-rows-closer-than-a-register"),
 ]
 CAST_WRITE_CASES = [
     pytest.param(float32_t, (4, 100), UB_SIZE, id="float-100-two-registers"),
