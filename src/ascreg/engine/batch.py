@@ -656,7 +656,10 @@ class RowPointer(UbPtr[Any]):
         enabled = np.broadcast_to(active, elements.shape)
         if values.ndim < 2:  # (one register for every row)
             values = np.broadcast_to(values, elements.shape)
-        self._typed()[..., elements[enabled]] = values[..., enabled]  # (every block's rows)
+        typed = self._typed()
+        if values.dtype != typed.dtype:  # (the lanes' bits, as a store writes them)
+            values = values.view(typed.dtype)
+        typed[..., elements[enabled]] = values[..., enabled]  # (every block's rows)
         return True
 
     def _report_enabled(
