@@ -27,7 +27,6 @@ array([  8, 110, 111], dtype=uint8)
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import ml_dtypes
@@ -51,14 +50,10 @@ from ascreg._dtypes import (
 )
 from ascreg.core.compare import zero_masked
 from ascreg.core.fpenv import quiet
+from ascreg.core.rounding import lookup
+from ascreg.core.rounding import table as code_table
 from ascreg.enums import RoundMode
-from ascreg.machine.undefined import (
-    UndefinedLanes,
-    looked_up,
-    plain,
-    undefined_lanes,
-    with_undefined,
-)
+from ascreg.machine.undefined import UndefinedLanes, plain, undefined_lanes, with_undefined
 
 Lanes = np.ndarray[Any, Any]
 
@@ -560,26 +555,6 @@ _NEAREST_EVEN_FORMATS = frozenset({half, bfloat16_t, float32_t})
 _EXACT_IN_FLOAT64 = frozenset({int32_t, uint32_t})
 
 
-def _every_code(dtype: type[Scalar]) -> Lanes:
-    """Return every value of an 8- or 16-bit type, indexed by its bits as unsigned."""
-    unsigned = np.uint8 if dtype.size == 1 else np.uint16
-    return np.arange(1 << 8 * dtype.size, dtype=np.int64).astype(unsigned).view(dtype.np_dtype)
-
-
-def _lookup(key: Any, make: Callable[[], Lanes], codes: Lanes) -> Lanes:
-    """Return ``table[codes]`` with the table *make* gives, made once per *key*.
-
-    A code's lane that is undefined (:mod:`ascreg.machine.undefined`) gives an undefined lane.
-    """
-    table = _TABLES.get(key)
-    if table is None:
-        table = _TABLES[key] = make()
-    return looked_up(table, codes)
-
-
-_TABLES: dict[Any, Lanes] = {}
-
-
 def convert(lanes: Lanes, src: type[Scalar], dst: type[Scalar], rounding: RoundMode,
             saturate: bool) -> Lanes:  # fmt: skip
     """Convert source elements to destination elements (one element per array entry).
@@ -605,15 +580,10 @@ def convert(lanes: Lanes, src: type[Scalar], dst: type[Scalar], rounding: RoundM
 def _convert(lanes: Lanes, src: type[Scalar], dst: type[Scalar], rounding: RoundMode,
              saturate: bool) -> Lanes:  # fmt: skip
     if src.size <= 2 and src not in NIBBLE_TYPES:  # every code's result, made once: one take
-        codes = lanes.view(_CODES[src.size])
         key = ("convert", src, dst, rounding, saturate)
-        make = lambda: _converted(_every_code(src), src, dst, rounding, saturate)  # noqa: E731
-        return _lookup(key, make, codes)
+        every = code_table(key, src.np_dtype, lambda v: _converted(v, src, dst, rounding, saturate))
+        return lookup(every, lanes)
     return _converted(lanes, src, dst, rounding, saturate)
-
-
-_CODES: dict[int, np.dtype[Any]] = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16)}
-"""The unsigned view of an 8- or 16-bit source's lanes: its codes, the index of its table."""
 
 
 def _converted(lanes: Lanes, src: type[Scalar], dst: type[Scalar], rounding: RoundMode,

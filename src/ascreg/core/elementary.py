@@ -63,7 +63,6 @@ import numpy as np
 
 from ascreg.core import rounding
 from ascreg.core.fpenv import IGNORE, STATE
-from ascreg.machine.undefined import looked_up
 
 Lanes = np.ndarray[Any, Any]
 
@@ -72,7 +71,6 @@ _FORMATS = {np.dtype(np.float16): (11, -14, 15), np.dtype(np.float32): (24, -126
 _SMALLEST_NORMAL: dict[np.dtype[Any], Lanes] = {np.dtype(np.float16): np.array(2.0**-14, np.float16), np.dtype(np.float32): np.array(2.0**-126, np.float32)}  # fmt: skip
 """Per format, as 0-d arrays (a numpy scalar operand costs a conversion on every call)."""
 _HALF = np.dtype(np.float16)
-_HALF_BITS = np.dtype(np.uint16)
 
 
 def flush_subnormals(values: Lanes) -> Lanes:
@@ -223,7 +221,7 @@ class _Function:
         """Return the correctly rounded lanes (half: one lookup in the function's table)."""
         if values.dtype.char == "e":  # half
             found = self.tables.get(ftz)
-            return looked_up(self.table(ftz) if found is None else found, values.view(_HALF_BITS))
+            return rounding.lookup(self.table(ftz) if found is None else found, values)
         return self.evaluate(values, ftz)
 
     def lanes_function(self, dtype: np.dtype[Any], ftz: bool) -> Callable[[Lanes], Lanes]:
@@ -240,8 +238,8 @@ class _Function:
                 return lambda values: proven(values, ftz) if values.size < BULK_FROM else bulk(values, ftz)  # fmt: skip
             evaluate = self.evaluate
             return lambda values: evaluate(values, ftz)
-        found, bits = self.table(ftz), _HALF_BITS
-        return lambda values: looked_up(found, values.view(bits))
+        found, lookup = self.table(ftz), rounding.lookup
+        return lambda values: lookup(found, values)
 
     def table(self, ftz: bool) -> Lanes:
         """Return the results of all 65536 half inputs (built on the first use)."""

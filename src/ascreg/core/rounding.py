@@ -1,4 +1,4 @@
-"""Correct rounding from float64 approximations, decided lane by lane; 16-bit lookup tables.
+"""Correct rounding from float64 approximations, decided lane by lane; 8- and 16-bit tables.
 
 The interval test
 -----------------
@@ -43,8 +43,9 @@ correct rounding; bfloat16 results go through :func:`ascreg.core.halfmath.round_
 
 Lookup tables
 -------------
-A 16-bit format has 65536 inputs: :func:`table` builds a unary function's result for every one
-of them once (with the proven path above) and a call is one indexing of the table.
+A 16-bit format has 65536 inputs (an 8-bit one 256): :func:`table` builds a unary function's
+result for every one of them once (with the proven path above, or a conversion's general path)
+and a call is one indexing of the table.
 
 Examples
 --------
@@ -64,6 +65,8 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+
+from ascreg.machine.undefined import looked_up
 
 Lanes = np.ndarray[Any, Any]
 
@@ -175,10 +178,10 @@ _TABLES: dict[Any, Lanes] = {}
 
 
 def table(key: Any, dtype: np.dtype[Any], build: Callable[[Lanes], Lanes]) -> Lanes:
-    """Return the 65536 results of a 16-bit *dtype*'s unary function, built once per *key*.
+    """Return the results of an 8- or 16-bit *dtype*'s unary function, built once per *key*.
 
-    *build* gets every value of the format (index = bit pattern) and returns their results; a
-    call then looks its lanes up with :func:`lookup`.
+    *build* gets every value of the format (index = bit pattern: 256 or 65536 of them) and
+    returns their results; a call then looks its lanes up with :func:`lookup`.
 
     Examples
     --------
@@ -189,14 +192,17 @@ def table(key: Any, dtype: np.dtype[Any], build: Callable[[Lanes], Lanes]) -> La
     """
     found = _TABLES.get(key)
     if found is None:
-        values = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(dtype)
+        codes = _CODES[dtype.itemsize]
+        values = np.arange(1 << 8 * codes.itemsize, dtype=np.uint32).astype(codes).view(dtype)
         found = _TABLES[key] = np.ascontiguousarray(build(values))
         found.flags.writeable = False
     return found
 
 
 def lookup(results: Lanes, values: Lanes) -> Lanes:
-    """Return ``results[bit pattern]`` for each 16-bit lane of *values* (a new array).
+    """Return ``results[bit pattern]`` for each 8- or 16-bit lane of *values* (a new array).
+
+    A lane that is undefined (:mod:`ascreg.machine.undefined`) gives an undefined lane.
 
     Examples
     --------
@@ -205,5 +211,8 @@ def lookup(results: Lanes, values: Lanes) -> Lanes:
     >>> lookup(t, np.float16([1.5, -0.0]))
     array([-1.5,  0. ], dtype=float16)
     """
-    found: Lanes = results[values.view(np.uint16).astype(np.intp)]  # intp: numpy's fast index
-    return found
+    return looked_up(results, values.view(_CODES[values.dtype.itemsize]))
+
+
+_CODES: dict[int, np.dtype[Any]] = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16)}
+"""The unsigned type of an 8- or 16-bit format's bit patterns (the index of its table)."""
