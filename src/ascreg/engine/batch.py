@@ -1337,8 +1337,9 @@ class Batch:
                 continue
             low, high = store[6]
             for theirs, other in enumerate(accesses):
-                # a store's own rows never overlap (view() refuses overlapping rows), and
-                # accesses whose whole spans are apart cannot overlap in any iteration
+                # a store's own rows never overlap (view() refuses overlapping rows, and
+                # write_enabled rows whose enabled lanes meet), and accesses whose whole spans
+                # are apart cannot overlap in any iteration
                 if other is store or other[0] is not store[0]:
                     continue
                 start, end = other[6]

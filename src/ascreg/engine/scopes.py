@@ -81,7 +81,7 @@ def movable_scopes(definition: ast.FunctionDef, spelling: str) -> list[Movable]:
     A block may when it leaves only through its end and each name it binds is its own: the
     rest of the function uses it only inside other such blocks, each of which binds it before
     reading it (two blocks declaring the same registers, as two C++ scopes do), or only binds
-    it and the block is in no loop (:func:`_copied_in`).
+    it and the block is in no loop (:func:`_only_bound`).
     """
     if any(isinstance(node, ast.Global | ast.Nonlocal) for node in _own_nodes(definition.body)):
         return []  # (a nested function could not share its names)
@@ -93,9 +93,9 @@ def movable_scopes(definition: ast.FunctionDef, spelling: str) -> list[Movable]:
     ]
     nested = set().union(*map(_nodes_of, scopes))  # (a scope inside a scope)
     blocks = [block for block in scopes if id(block) not in nested and _self_contained(block)]
-    looped = {id(n) for loop in _own_loops(definition) for n in ast.walk(loop)}
+    facts = _Facts.of(definition)
     while True:  # dropping a block may make another's names shared: until none changes
-        found = [_movable(block, blocks, definition, looped) for block in blocks]
+        found = [_movable(block, blocks, definition, facts) for block in blocks]
         kept = [movable for movable in found if movable is not None]
         if len(kept) == len(blocks):
             return kept
@@ -186,27 +186,44 @@ def _self_contained(block: ast.With) -> bool:
     return not _escaping_jumps(block.body)
 
 
+class _Facts(NamedTuple):
+    """What :func:`_movable` asks of the whole function, worked out once."""
+
+    looped: set[int]
+    """The nodes inside the function's own loops."""
+    params: set[str]
+    """Its parameters' names."""
+    updated: set[int]
+    """The targets of its augmented assignments (``x += 1`` reads ``x``)."""
+
+    @classmethod
+    def of(cls, definition: ast.FunctionDef) -> _Facts:
+        return cls(
+            {id(n) for loop in _own_loops(definition) for n in ast.walk(loop)},
+            {param.arg for param in parameters(definition)},
+            {id(n.target) for n in ast.walk(definition) if isinstance(n, ast.AugAssign)},
+        )
+
+
 def _movable(
-    block: ast.With, blocks: list[ast.With], definition: ast.FunctionDef, looped: set[int]
+    block: ast.With, blocks: list[ast.With], definition: ast.FunctionDef, facts: _Facts
 ) -> Movable | None:
     """Return *block* as a :class:`Movable` if every name it binds is its own, else None.
 
-    See :func:`movable_scopes`; *looped*: the nodes inside the function's own loops.
+    See :func:`movable_scopes`.
     """
     shared = _bound(block.body) & _used_outside_all([block], definition)
     mine = _nodes_of(block)
     owners = {node: other for other in blocks if other is not block for node in _nodes_of(other)}
-    params = {param.arg for param in parameters(definition)}
-    updated = {id(n.target) for n in ast.walk(definition) if isinstance(n, ast.AugAssign)}
     copied: list[str] = []
     kept: list[str] = []
     for name in sorted(shared):
         uses = [node for node in _uses(definition, name) if id(node) not in mine]
-        if id(block) not in looped and _only_bound(uses, owners, updated):
+        if id(block) not in facts.looped and _only_bound(uses, owners, facts.updated):
             # (each run starts from the value the block would have seen)
             (copied if _reads_first(block.body, name) else kept).append(name)
         elif (
-            name in params
+            name in facts.params
             or _reads_first(block.body, name)
             or not _declared_again(name, uses, owners)
         ):
