@@ -37,6 +37,7 @@ from ascreg.engine.batch import RowPointer
 from ascreg.engine.groups import BlockGmPtr, BlockLanes, Divergent, GroupRefused
 from ascreg.engine.groups import group as group_state
 from ascreg.errors import AscregError, EagerLoopWarning, OutOfBoundsError, SyncError
+from ascreg.machine.coop import BlockRunner
 from ascreg.machine.kernel import __aicore__, __global__, __simd_vf__, __vector__
 from ascreg.machine.mte import Burst, gm_to_ub
 from ascreg.reg import RegTensor
@@ -404,6 +405,35 @@ def test_a_group_that_writes_other_bytes_than_its_blocks_turns_groups_off(
         checked[4, 0, None](x, y, N, 1.0)
     assert y.read(4 * N)[N] == np.float32(N + 1)  # the blocks' own result stays
     assert groups._CHECKED[checked.func.__code__] is False
+
+
+def test_the_first_launch_check_runs_the_first_and_last_block_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    @__global__
+    @__vector__
+    def sampled(x: GmPtr[float32_t], y: GmPtr[float32_t], n: int, scale: float) -> None:
+        tile_kernel.func(x, y, n, scale)
+
+    alone: list[int] = []
+    real = BlockRunner.run_block
+
+    def counted(self: Any, index: int) -> None:
+        alone.append(index)
+        real(self, index)
+
+    monkeypatch.setattr(BlockRunner, "run_block", counted)
+    gm = GlobalMemory()
+    x, y = gm.alloc(float32_t, 8 * N), gm.alloc(float32_t, 8 * N)
+    x.write(np.arange(8 * N))
+    sampled[8, 0, None](x, y, N, 2.0)
+    # the group is blocks 0-6 (the tail block 7 takes another branch: it runs alone after it);
+    # its check ran 0 and 6 alone, and blocks 1-5 keep the group's bytes
+    assert alone == [0, 6, 7]
+    assert groups._CHECKED[sampled.func.__code__] is True
+    expected = np.arange(8 * N, dtype=np.float32) * 2 + 1
+    expected[-8:] = 0  # the tail block's last 8 floats are not written
+    np.testing.assert_array_equal(y.read(8 * N), expected)
 
 
 def test_block_lanes_keep_per_block_values_and_refuse_to_be_one() -> None:

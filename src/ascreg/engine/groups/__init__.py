@@ -36,8 +36,8 @@ methods of user classes it names (through templates, static methods and the obje
 share too), make no ``global`` or ``nonlocal`` statements and write no attribute or item of
 anything but what they made, their own object (``self``, unless the blocks share it) and
 memory through a pointer parameter. The first group of each
-kernel is checked against the same blocks run one at a time (their GM writes must be equal
-byte for byte); a difference turns groups off for that kernel with a warning.
+kernel is checked against its first and last blocks run one at a time (their GM writes must
+be equal byte for byte); a difference turns groups off for that kernel with a warning.
 ``ASCREG_SIMD_GROUPS=0`` turns groups off. Whether (and why not) a launch ran in groups is
 logged at DEBUG level on the ``ascreg.groups`` logger.
 
@@ -78,7 +78,7 @@ import numpy as np
 from ascreg._dtypes import uint8_t
 from ascreg.engine.groups.admission import kernel_functions, why_not_grouped
 from ascreg.engine.groups.branches import MERGED, split_at_merge, twins
-from ascreg.engine.groups.group import _DEFECTS, LOG, Group, _tell_once
+from ascreg.engine.groups.group import _DEFECTS, LOG, Group, _tell_once, checked_blocks
 from ascreg.engine.groups.memory import StackedUb
 from ascreg.engine.groups.values import (
     BlockGmPtr,
@@ -261,22 +261,47 @@ def _gm_refused(group: Group) -> Iterator[None]:
 
 
 def _check_once(code: Any, name: str, group: Group, run_block: Callable[[int], None]) -> bool:
-    """Check a kernel's first group against its blocks run alone; True when they agree.
+    """Check a kernel's first group against some of its blocks run alone; True when they agree.
 
-    The group's GM writes are undone and its blocks run one at a time; what they write stays.
+    The group's GM writes are undone and its first and last blocks (:func:`checked_blocks`)
+    run one at a time; the
+    bytes each of them writes must be the group's. Then the group's writes are put back (the
+    other blocks' results). On a difference the other blocks run alone too: what the blocks
+    alone write stays.
     """
     grouped = group.written()
     group.journal.rollback()
-    for k in range(group.first, group.first + group.count):
+    checked = [group.first + k for k in checked_blocks(group.count)]
+    for k in checked:
         run_block(k)
-    alone = [Journal.now(m, s, old) for m, s, old in grouped]
-    same = all(np.array_equal(a, b) for (_, _, b), a in zip(grouped, alone, strict=True))
+    same = all(
+        np.array_equal(Journal.now(memory, start, now)[mine], now[mine])
+        for memory, start, now, mine in _entries_of(group, grouped, checked)
+    )
     _CHECKED[code] = same
-    if not same:
-        warnings.warn(
-            f"{name}: a group of its blocks wrote other bytes than the blocks one at a time "
-            "(an ascreg defect: please report it); its blocks now run one at a time",
-            RuntimeWarning,
-            stacklevel=2,
-        )
-    return same
+    if same:
+        for memory, start, now in grouped:
+            Journal.put(memory, start, now)
+        return True
+    for k in range(group.first, group.first + group.count):
+        if k not in checked:
+            run_block(k)
+    warnings.warn(
+        f"{name}: a group of its blocks wrote other bytes than the blocks one at a time "
+        "(an ascreg defect: please report it); its blocks now run one at a time",
+        RuntimeWarning,
+        stacklevel=2,
+    )
+    return False
+
+
+def _entries_of(
+    group: Group, grouped: list[tuple[Any, Any, np.ndarray[Any, Any]]], blocks: list[int]
+) -> Iterator[tuple[Any, Any, np.ndarray[Any, Any], np.ndarray[Any, Any]]]:
+    """Yield each written entry ``(memory, start, bytes)`` and which of its bytes *blocks* write."""
+    for memory, start, now in grouped:
+        positions = Journal.positions(start, now.shape)
+        mine = np.zeros(now.shape, dtype=np.bool_)
+        for low, high in group.writes_of(memory, [k - group.first for k in blocks]):
+            mine |= (positions >= low) & (positions < high)
+        yield memory, start, now, mine

@@ -70,6 +70,20 @@ _VF_CHECK_RUNS = 2
 """How many runs for a whole group of each VF are checked."""
 
 
+def checked_blocks(count: int) -> list[int]:
+    """Return the blocks of a group of *count* that a check runs alone (0 is the group's first).
+
+    The first block (its offsets from the first are zero) and the last (a tail block's sizes,
+    the largest offsets): what grouping gets wrong for one block shows in one of them.
+
+    Examples
+    --------
+    >>> checked_blocks(48), checked_blocks(1)
+    ([0, 47], [0])
+    """
+    return [0, count - 1] if count > 1 else [0]
+
+
 class Group:
     """The blocks ``first .. first + count - 1`` of a launch, running as one."""
 
@@ -442,18 +456,27 @@ class Group:
         call: tuple[tuple[Any, ...], dict[str, Any]],
         before: tuple[Any, ...],
     ) -> None:
-        """Run the VF again block by block from *before*; compare the UB rows and marks."""
-        ctx, top = self.ctx, self.ub.top
+        """Run the VF again from *before* for the :func:`checked_blocks`; compare UB rows and marks.
+
+        When they agree the group's rows stay; else every block runs alone from *before*.
+        """
+        ctx, top, rows = self.ctx, self.ub.top, self.ub.rows
         rows_before, marks = before
-        grouped, grouped_marks = self.ub.rows[:, :top].copy(), ctx.written.copy()
-        self.ub.rows[:, :top] = rows_before
+        grouped, grouped_marks = rows[:, :top].copy(), ctx.written.copy()
+        rows[:, :top] = rows_before
         ctx.restore(marks)
-        self._per_block(run, *call)
-        same = np.array_equal(self.ub.rows[:, :top], grouped) and np.array_equal(
+        checked = checked_blocks(self.count)
+        self._per_block(run, *call, blocks=checked)
+        same = np.array_equal(rows[checked, :top], grouped[checked]) and np.array_equal(
             ctx.written, grouped_marks
         )
         _VF_CHECKS[getattr(func, "__code__", None)] = checks + 1 if same else -1
-        if not same:  # said after the group (whose warnings stop it)
+        if same:
+            rows[:, :top] = grouped
+        else:  # said after the group (whose warnings stop it)
+            rows[:, :top] = rows_before
+            ctx.restore(marks)
+            self._per_block(run, *call)
             _DEFECTS.append(
                 f"{getattr(func, '__name__', 'a VF')}: run once for a group of blocks, it left "
                 "other UB bytes than its blocks one at a time (an ascreg defect: please report "
@@ -461,9 +484,13 @@ class Group:
             )
 
     def _per_block(
-        self, run: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+        self,
+        run: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        blocks: list[int] | None = None,
     ) -> None:
-        """Run a ``__simd_vf__`` once per block, on that block's UB row and arguments.
+        """Run a ``__simd_vf__`` once per block (or per one of *blocks*), on its row and arguments.
 
         Every block starts from the byte marks the group had before the call and must end with
         the first block's (a VF that stores other bytes in another block, through
@@ -475,8 +502,8 @@ class Group:
         written, full = ctx.written.copy(), set(ctx.full)
         first: Lanes | None = None  # the marks the first block left
         try:
-            for k in range(self.count):
-                if k:  # every block starts from the group's marks
+            for k in range(self.count) if blocks is None else blocks:
+                if first is not None:  # every block starts from the group's marks
                     ctx.written, ctx.full = written.copy(), set(full)
                 ctx.block_idx = int(lanes.values[k])
                 self.ub.use_row(k)
@@ -517,6 +544,17 @@ class Group:
             for start, end, block in claimed:
                 self.races.block = block
                 hook.record(start, end)
+
+    def writes_of(self, memory: Memory, blocks: list[int]) -> list[tuple[int, int]]:
+        """Return the GM spans of *memory* the group's *blocks* (0 = its first) wrote, joined."""
+        return _joined(
+            [
+                (int(starts[k]), int(ends[k]))
+                for written, starts, ends, write in self.accesses
+                if write and written is memory
+                for k in blocks
+            ]
+        )
 
     def written(self) -> list[tuple[Memory, int, np.ndarray[Any, Any]]]:
         """Return the GM bytes the group wrote, as they are now (the first-launch check)."""

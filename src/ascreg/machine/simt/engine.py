@@ -293,15 +293,36 @@ class Journal:
             return _spans(memory, start, old.shape)
         return memory.data[start : start + old.size]
 
+    @staticmethod
+    def put(memory: Memory, start: Any, saved: np.ndarray[Any, Any]) -> None:
+        """Write *saved* (an entry's bytes, or what :meth:`now` gave for it) back in place."""
+        if isinstance(start, np.ndarray):
+            memory.data[start] = saved
+        elif isinstance(start, tuple):
+            _spans(memory, start, saved.shape)[...] = saved
+        else:
+            memory.data[start : start + saved.size] = saved
+
+    @staticmethod
+    def positions(start: Any, shape: tuple[int, ...]) -> np.ndarray[Any, Any]:
+        """Return the address of each byte of an entry that starts at *start* (bytes of *shape*).
+
+        Examples
+        --------
+        >>> Journal.positions((100, 8), (2, 3)).tolist()
+        [[100, 101, 102], [108, 109, 110]]
+        """
+        if isinstance(start, np.ndarray):
+            return start
+        if isinstance(start, tuple):
+            first, step = start
+            return first + step * np.arange(shape[0])[:, None] + np.arange(shape[1])
+        return start + np.arange(shape[0])
+
     def rollback(self, keep: int = 0) -> None:
         """Restore every saved range but the first *keep*, newest first."""
         for memory, start, old in reversed(self.entries[keep:]):
-            if isinstance(start, np.ndarray):
-                memory.data[start] = old
-            elif isinstance(start, tuple):
-                _spans(memory, start, old.shape)[...] = old
-            else:
-                memory.data[start : start + old.size] = old
+            self.put(memory, start, old)
         del self.entries[keep:]
 
     @contextmanager
