@@ -316,8 +316,11 @@ class Journal:
             return start
         if isinstance(start, tuple):
             first, step = start
-            return first + step * np.arange(shape[0])[:, None] + np.arange(shape[1])
-        return start + np.arange(shape[0])
+            spans: np.ndarray[Any, Any] = np.arange(shape[0])[:, None] * step + np.arange(shape[1])
+            spans += first
+            return spans
+        line: np.ndarray[Any, Any] = np.arange(shape[0]) + int(start)
+        return line
 
     def rollback(self, keep: int = 0) -> None:
         """Restore every saved range but the first *keep*, newest first."""
