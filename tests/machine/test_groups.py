@@ -350,6 +350,48 @@ def test_masked_rows_closer_than_a_register_are_stored_for_the_whole_group(
     assert "kernel: blocks 0-3 ran as one group" in _grouped(group_log, "kernel")
 
 
+@__simd_vf__
+def shifted_tail(y: UbPtr[float32_t], x: UbPtr[float32_t], count: int) -> None:
+    """y[8:8 + count] = 2 x[8:8 + count], a register at a time: the last one ends past x and y."""
+    a, b = Reg.RegTensor[float32_t](), Reg.RegTensor[float32_t]()
+    left = Ref(count)
+    for i in range((count + 63) // 64):
+        mask = Reg.UpdateMask[float32_t](left)
+        Reg.LoadAlign(a, x + 8 + i * 64)  # the last register reads past x's end (lanes off)
+        Reg.Muls(b, a, np.float32(2.0), mask)
+        Reg.StoreAlign(y + 8 + i * 64, b, mask)  # ... and ends past y's, its lanes there off
+
+
+def test_registers_past_their_buffers_end_run_for_the_whole_group(
+    without_groups: Any, group_log: pytest.LogCaptureFixture
+) -> None:
+    """A load past the allocation gives every block its own lanes (undefined where past); a
+    masked store whose register ends past the buffer writes every block's own enabled lanes."""
+
+    @__global__
+    @__vector__
+    def past_ends(x: GmPtr[float32_t], y: GmPtr[float32_t]) -> None:
+        xGm, yGm = GlobalTensor[float32_t](), GlobalTensor[float32_t]()
+        xGm.SetGlobalBuffer(x + GetBlockIdx() * N)
+        yGm.SetGlobalBuffer(y + GetBlockIdx() * N)
+        allocator = LocalMemAllocator[Hardware.UB]()
+        xLocal, yLocal = allocator.Alloc[float32_t, N](), allocator.Alloc[float32_t, N]()
+        DataCopy(xLocal, xGm, N)
+        PipeBarrier[PIPE_ALL]()
+        asc_vf_call[shifted_tail](yLocal.GetPhyAddr(), xLocal.GetPhyAddr(), N - 8)
+        PipeBarrier[PIPE_ALL]()
+        DataCopy(yGm[8], yLocal[8], N - 8)
+
+    source = np.random.default_rng(9).standard_normal(4 * N).astype(np.float32)
+    grouped = _run_one_vf(past_ends, 4, source)  # (the VF's group run is checked: no defect)
+    np.testing.assert_array_equal(
+        grouped, without_groups(lambda: _run_one_vf(past_ends, 4, source))
+    )
+    np.testing.assert_array_equal(grouped[:, 8:], source.reshape(4, N)[:, 8:] * 2)
+    assert _grouped(group_log, "shifted_tail") == []  # not block by block
+    assert "past_ends: blocks 0-3 ran as one group" in _grouped(group_log, "past_ends")
+
+
 SEEN: list[int] = []
 
 

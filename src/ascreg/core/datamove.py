@@ -412,6 +412,11 @@ def write_lanes(dst: Pointer[Any], values: Lanes, active: Lanes | None) -> None:
         if enabled.size == 0:
             return
         count = int(enabled[-1]) + 1  # masked-off lanes past the buffer are never accessed
+    _write_view(dst, values, active, count)
+
+
+def _write_view(dst: Pointer[Any], values: Lanes, active: Lanes, count: int) -> None:
+    """Write the first *count* lanes of *values* at *dst* where *active* (bounds-checked)."""
     target = _store_view(dst, count)  # rows of lanes (a batched loop) keep their leading axis
     if count != values.shape[-1]:
         values, active = values[..., :count], active[..., :count]
@@ -440,14 +445,23 @@ def _write_rows(dst: Any, values: Lanes, active: Lanes) -> None:
     """:func:`write_lanes` for rows of a batched loop whose last rows leave the buffer.
 
     The leading rows that fit are written at once; each row after them (the tail, usually
-    one) on its own, up to its last enabled lane.
+    one) on its own, up to its last enabled lane. The rows are the last axis but one (a block
+    group's values and masks have the blocks first).
     """
     count = values.shape[-1]
     fit = dst.rows_fitting(count * dst.dtype.size)
+
+    def rows(lanes: Lanes, part: slice) -> Lanes:
+        return lanes[..., part, :] if lanes.ndim > 1 else lanes
+
     if fit:
-        write_lanes(dst.head(fit), values[:fit] if values.ndim > 1 else values, active[:fit])
-    for k in range(fit, active.shape[0]):
-        write_lanes(dst.row(k), values[k] if values.ndim > 1 else values, active[k])
+        write_lanes(dst.head(fit), rows(values, slice(fit)), rows(active, slice(fit)))
+    for k in range(fit, active.shape[-2]):
+        row_active = rows(active, slice(k, k + 1))
+        enabled = np.flatnonzero(row_active.reshape(-1, count).any(axis=0))
+        if enabled.size:  # (masked-off lanes past the buffer are never accessed)
+            row = dst.row(k)
+            _write_view(row, rows(values, slice(k, k + 1)), row_active, int(enabled[-1]) + 1)
 
 
 def store_interleaved(dst: Pointer[Any], first: Lanes, second: Lanes, dist: str) -> None:

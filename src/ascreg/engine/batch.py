@@ -755,7 +755,7 @@ class RowPointer(UbPtr[Any]):
         (``_inside_parts``).
         """
         block, memory, size = self.block, self.memory, self.dtype.size
-        if action != "reads" or block is None or memory.data.ndim != 1:
+        if action != "reads" or block is None:
             raise fallback("an access leaves its allocation in some iteration", scope="layout")
         rows = self.rows
         self._cover(int(rows.max()) + count * size)
@@ -764,7 +764,7 @@ class RowPointer(UbPtr[Any]):
         for part in self._inside_parts(count * size, block.end):
             batch.access(memory, *part)
         elements = (rows // size)[:, None] + np.arange(count)
-        values = self._typed()[elements]
+        values = self._typed()[..., elements]  # (a block group's: blocks x rows x count)
         past = rows[:, None] + (np.arange(count) + 1) * size > block.end
         return values, past
 
