@@ -181,3 +181,30 @@ TAIL_COUNT = BatchRule(
 )
 """The rule of ``UpdateMask`` and its C twins (``op.geometry``: lanes and mask stride): the
 running count of the tail idiom, ``max(count - k * lanes, 0)`` in iteration k."""
+
+
+def store_stream(dst_at: int, src_at: int, register_at: int) -> BatchRule:
+    """Return the rule of an unaligned store whose post-update address streams (``StoreUnAlign``).
+
+    The form ``(Ref(dst), register, ureg, stride)`` (positions *dst_at*, *src_at* of the vector
+    register, *register_at* of the unaligned one; the stride last, a plain ``int``) runs as one
+    stream for all iterations: the ``Ref`` holds one address per iteration, each where the one
+    before ended (``batch.carried_stream``). Any other form runs eagerly.
+
+    Examples
+    --------
+    >>> store_stream(0, 1, 2)
+    <BatchRule store stream: iteration k stores where iteration k - 1 stopped, one stream>
+    """
+
+    def admit(op: Any, args: tuple[Any, ...], batch: Any) -> tuple[Any, ...] | None:
+        if len(args) != 4 or type(args[dst_at]) is not Ref or type(args[3]) is not int:
+            return None
+        if not isinstance(args[src_at], RegTensor) or args[src_at].trait is not RegTraitNumOne:
+            return None
+        batch.carried_stream(args[dst_at], args[3], args[register_at])
+        return args
+
+    return BatchRule(
+        "store stream", "iteration k stores where iteration k - 1 stopped, one stream", admit
+    )

@@ -628,7 +628,7 @@ def asc_storeunalign(op: Any, dst: Any, src0: Any, src1: Any, count: Any) -> Non
     _store_unaligned(op, ptr, src0, src1, count)
 
 
-@define("asc_storeunalign_postupdate")
+@define("asc_storeunalign_postupdate", batch=rules.store_stream(0, 2, 1))
 def asc_storeunalign_postupdate(op: Any, dst: Any, src0: Any, src1: Any, *rest: Any) -> None:
     """``asc_storeunalign_postupdate(__ubuf__ T*& dst, src0, src1, uint32_t count)``: then ``dst += count``.
 

@@ -144,6 +144,21 @@ def store(reg: UnalignRegForStore, dst: Pointer[Any], payload: Bytes) -> None:
     >>> store_post(u, p + 50); int(p.read(96)[49])
     7
     """
+    _continue(reg, dst)
+    if not dst.fits(payload.size):
+        dst.bytes(payload.size, "writes")  # raises the out-of-bounds error
+    begin = reg.start if reg.pending else dst.address
+    data = np.concatenate([reg.held, payload]) if reg.pending else payload
+    end = dst.address + payload.size
+    cut = max(_floor(end), begin)
+    if cut > begin:
+        target = dst.offset_bytes(begin - dst.address).bytes(cut - begin, "writes")
+        target[:] = data[: cut - begin]
+    reg.memory, reg.start, reg.held, reg.used = dst.memory, cut, data[cut - begin :].copy(), True
+
+
+def _continue(reg: UnalignRegForStore, dst: Pointer[Any]) -> None:
+    """Start a store at *dst* on *reg*'s stream: held bytes must be continued where they end."""
     if isinstance(reg, UnalignReg):  # one register for loads and stores
         reg.start_store()
     if reg.pending and (reg.memory is not dst.memory or reg.end != dst.address):
@@ -155,15 +170,36 @@ def store(reg: UnalignRegForStore, dst: Pointer[Any], payload: Bytes) -> None:
             )
         )
         reg.held = reg.held[:0]
-    if not dst.fits(payload.size):
-        dst.bytes(payload.size, "writes")  # raises the out-of-bounds error
+
+
+def store_rows(reg: UnalignRegForStore, dst: Any, values: Bytes, count: int) -> None:
+    """:func:`store_lanes` in every iteration of a batched loop, in order: one stream.
+
+    *dst* holds iteration k's address in row k, each one where the one before ended (a
+    post-update ``Ref`` advanced by *count*: its batching rule makes it so); *values* one row
+    of lanes per iteration (or one row for all). Iteration k's store writes what the stream
+    holds up to the last 32-byte boundary before its end, as :func:`store` does: each write
+    reaches UB through *dst* (``dst.write_bytes``: the batch sees them as its accesses), and the
+    register ends holding what the last one held.
+    """
+    rows = dst.rows
+    lanes = np.broadcast_to(plain(values), (rows.size, values.shape[-1]))[:, :count]
+    require_defined(values[..., :count], None, "a store")
+    nbytes = count * values.dtype.itemsize
+    _continue(reg, dst)  # (iteration 0's; the later ones continue the stream by construction)
+    if not dst.fits(nbytes):
+        dst.view(count, "writes")  # raises (the loop then runs eagerly: the iteration's error)
     begin = reg.start if reg.pending else dst.address
-    data = np.concatenate([reg.held, payload]) if reg.pending else payload
-    end = dst.address + payload.size
-    cut = max(_floor(end), begin)
-    if cut > begin:
-        target = dst.offset_bytes(begin - dst.address).bytes(cut - begin, "writes")
-        target[:] = data[: cut - begin]
+    data = np.concatenate([reg.held, np.ascontiguousarray(lanes).view(np.uint8).reshape(-1)])
+    ends = rows + nbytes
+    cuts = np.maximum.accumulate(np.maximum(ends - ends % ALIGN_BYTES, begin))
+    begins = np.concatenate([[begin], cuts[:-1]])
+    widths = cuts - begins
+    for width in np.unique(widths[widths > 0]).tolist():
+        writes = np.flatnonzero(widths == width)
+        at = begins[writes]
+        dst.write_bytes(at, writes, data[(at - begin)[:, None] + np.arange(width)])
+    cut = int(cuts[-1])
     reg.memory, reg.start, reg.held, reg.used = dst.memory, cut, data[cut - begin :].copy(), True
 
 
@@ -228,6 +264,9 @@ def store_lanes(reg: UnalignRegForStore, dst: Pointer[Any], values: Bytes, count
     >>> store_lanes(u, p + 1, np.full(64, 5, np.uint32), 2); u.held.size  # held, not in UB yet
     8
     """
+    if hasattr(dst, "write_bytes"):  # a batched loop's addresses, one per iteration
+        store_rows(reg, dst, values, count)
+        return
     require_defined(values[:count], None, "a store")
     store(reg, dst, plain(values).view(np.uint8)[: count * values.dtype.itemsize])
 

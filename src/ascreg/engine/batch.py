@@ -589,6 +589,24 @@ class RowPointer(UbPtr[Any]):
         single.which = self.iterations()[k : k + 1]
         return single
 
+    def write_bytes(self, starts: Lanes, rows: Lanes, data: Lanes) -> None:
+        """Write ``data[j]`` (bytes) at ``starts[j]``, a write of the iteration of row ``rows[j]``.
+
+        An unaligned store stream's writes (``ascreg.core.unaligned.store_rows``), in this
+        pointer's memory and allocation; reported to the batch as one access.
+        """
+        block, memory, width = self.block, self.memory, data.shape[-1]
+        low, high = int(starts.min()), int(starts.max()) + width
+        if block is None or not block.live or low < block.start or high > block.end:
+            raise fallback("an access leaves its allocation in some iteration", scope="layout")
+        if memory.data.ndim != 1:
+            raise fallback("an unaligned store stream in a block group", scope="state")
+        self._cover(high)
+        gaps = np.diff(starts)
+        step = int(gaps[0]) if gaps.size and (gaps == gaps[0]).all() else None
+        _ACTIVE[-1].access(memory, starts, width, True, self.iterations()[rows], step, (low, high))
+        memory.data[starts[:, None] + np.arange(width)] = data
+
     def head(self, k: int) -> RowPointer:
         """Return the pointer of the first *k* rows alone."""
         part = RowPointer.at(self, self.rows[:k], self.step)
@@ -1033,6 +1051,8 @@ class Batch:
         self.refs: dict[int, tuple[Ref[Any], Any]] = {}
         """For each Ref the batch changed (by id), the Ref and its value before the loop."""
         self.saved: list[tuple[Memory, int, Lanes]] = []
+        self.streams: dict[int, tuple[Any, dict[str, Any]]] = {}
+        """The unaligned registers the batch streams through, with their state before it."""
         """The bytes the batch stored over, as (memory, start, old bytes), to put back."""
         self.accesses: list[Access] = []
         """Every access, as (memory, row addresses, bytes per row, write, iterations, step)."""
@@ -1230,6 +1250,25 @@ class Batch:
         if rows.size and (rows.min() < 0 or rows.max() >= 1 << 32):
             raise fallback("a count outside uint32_t", scope="layout")
         return np.asarray(rows, dtype=np.int64)
+
+    def carried_stream(self, ref: Ref[Any], stride: Any, register: Any) -> None:
+        """Give a store stream's post-update ``Ref`` one pointer per iteration (in place).
+
+        An unaligned store (``StoreUnAlign(Ref(dst), src, ureg, stride)``) in every iteration
+        continues the stream of the one before: the ``Ref`` must be carried from before the
+        loop, and no other call of the body may stream through *register*, whose state (the
+        bytes it holds) the batch puts back if it is undone. Refused in a block group (each
+        block's register would hold its own bytes).
+        """
+        if ALL_BLOCKS[0]:
+            raise fallback("an unaligned store stream in a block group", scope="state")
+        if id(register) in self.streams:
+            raise fallback("two calls of the body stream through one unaligned register")
+        before = ref.value
+        self.carried_pointer(ref, stride)
+        if not isinstance(ref.value, RowPointer) or ref.value.step != stride * before.dtype.size:
+            raise fallback("an unaligned store stream whose address is not carried")
+        self.streams[id(register)] = (register, register.state())
 
     def carried_pointer(self, ref: Ref[Any], stride: Any) -> None:
         """Give a post-update address ``Ref`` one pointer per iteration (in place).
@@ -1471,6 +1510,8 @@ class Batch:
             reg.restore(old)
         for ref, old in self.refs.values():
             ref.value = old
+        for register, state in self.streams.values():
+            register.put_state(state)
         _ACTIVE.pop()
         if isinstance(error, Unflattened) and not replay and self.retry is not None:
             LOG.debug("%s: tried again, its inner loops in order (%s)", self.where, error)

@@ -71,7 +71,14 @@ from ascreg.errors import CALL_MARKER
 from ascreg.machine.block import _STACK
 from ascreg.machine.memory import Allocation, Memory, Pointer
 from ascreg.machine.ref import Ref
-from ascreg.machine.registers import MaskReg, RegTensor, plain_class, storage
+from ascreg.machine.registers import (
+    MaskReg,
+    RegTensor,
+    UnalignRegForLoad,
+    UnalignRegForStore,
+    plain_class,
+    storage,
+)
 from ascreg.machine.sync import Pipe
 from ascreg.machine.trace import GENERATION, RECORDING
 
@@ -88,8 +95,10 @@ Call = tuple[StepMaker, Any, Any, tuple[Any, ...], Any, list[tuple[bool, Any]], 
 """A recorded call, as the step maker, op, implementation, arguments, result, operands (as
 ``(True, slot)`` or ``(False, constant)``) and the slot of the result (or None)."""
 
-_STATE = (RegTensor, MaskReg, Ref)
-"""The mutable operands (a plan refers to them by their place among the inputs and results)."""
+_UNALIGNED = (UnalignRegForLoad, UnalignRegForStore)
+_STATE = (RegTensor, MaskReg, Ref, *_UNALIGNED)
+"""The mutable operands (a plan refers to them by their place among the inputs and results;
+an unaligned register's state is the op's to check when it runs)."""
 _IMMUTABLE = (int, float, str, bytes, type, enum.Enum, np.generic, Pointer, RowInts)
 """Operands a plan keeps as constants (equal inputs give equal ones, see the module docstring)."""
 _BY_IDENTITY = (
@@ -274,6 +283,9 @@ def _guard(
             names[f"t{k}"] = type(value)
             checks.append(f"type({item}) is t{k}")
             state.append(item)
+        elif isinstance(value, _UNALIGNED):
+            names[f"t{k}"] = type(value)
+            checks.append(f"type({item}) is t{k}")
         elif type(value) is Ref:
             held = _equal(f"{item}.value", ref_values[k], f"v{k}", names)
             if held is None:

@@ -796,6 +796,24 @@ class _UnalignState:
     held: np.ndarray[Any, Any]
     used: bool
 
+    def state(self) -> dict[str, Any]:
+        """Return the register's fields as they are (its arrays are replaced, never written).
+
+        Examples
+        --------
+        >>> from ascreg import Reg
+        >>> sorted(Reg.UnalignRegForStore().state())
+        ['held', 'memory', 'start', 'used']
+        """
+        return {
+            name: getattr(self, name) for name in _UnalignState.__slots__ if hasattr(self, name)
+        }
+
+    def put_state(self, state: dict[str, Any]) -> None:
+        """Give the register back the fields :meth:`state` returned."""
+        for name, value in state.items():
+            setattr(self, name, value)
+
 
 class UnalignRegForLoad(_UnalignState):
     """The 32-byte unaligned load register (C++ ``UnalignRegForLoad``, C ``vector_load_unalign``).

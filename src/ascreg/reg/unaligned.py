@@ -57,7 +57,7 @@ from __future__ import annotations
 from typing import Any
 
 from ascreg._frontend import compute as shared
-from ascreg._frontend import operands
+from ascreg._frontend import operands, rules
 from ascreg._frontend.dispatch import KindDispatch
 from ascreg._frontend.operands import REG
 from ascreg._frontend.template import define
@@ -235,7 +235,7 @@ def _load_at_addr_reg(op: Any, dst: Any, ureg: Any, src: Any, areg: AddrReg, inc
     reg.put(core.load_lanes(u, areg.at(ptr), reg.dtype.np_dtype, reg.lanes))
 
 
-@define("Reg.StoreUnAlign", **_OPTIONS)
+@define("Reg.StoreUnAlign", batch=rules.store_stream(0, 1, 2), **_OPTIONS)
 def StoreUnAlign(op: Any, dst: Any, src: Any, ureg: Any, *rest: Any) -> None:
     """``StoreUnAlign(Ref(dst), src, ureg, stride)``: store the first ``stride`` lanes at ``dst``.
 
