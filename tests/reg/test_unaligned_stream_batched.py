@@ -50,6 +50,8 @@ def reg_stream(src: Any, u: Any, out: Any, case: dict[str, Any]) -> None:
         Reg.StoreUnAlignPost(out, u, 0)
 
 
+# (Three VFs: a loop refused for its body is not tried batched again, so the flushed variant has
+# its own; and each surface's store is called in the loop as a kernel calls it.)
 @__simd_vf__
 def flushed_stream(src: Any, u: Any, out: Any, case: dict[str, Any]) -> None:
     """:func:`reg_stream` with a ``StoreUnAlignPost`` (no batching rule) after each store."""
