@@ -595,9 +595,9 @@ class RowPointer(UbPtr[Any]):
         An unaligned store stream's writes (``ascreg.core.unaligned.store_rows``), in this
         pointer's memory and allocation; reported to the batch as one access.
         """
-        block, memory, width = self.block, self.memory, data.shape[-1]
+        memory, width = self.memory, data.shape[-1]
         low, high = int(starts.min()), int(starts.max()) + width
-        if block is None or not block.live or low < block.start or high > block.end:
+        if self.block is None or not self._holds(low, high):
             raise fallback("an access leaves its allocation in some iteration", scope="layout")
         if memory.data.ndim != 1:
             raise fallback("an unaligned store stream in a block group", scope="state")
@@ -1051,9 +1051,9 @@ class Batch:
         self.refs: dict[int, tuple[Ref[Any], Any]] = {}
         """For each Ref the batch changed (by id), the Ref and its value before the loop."""
         self.saved: list[tuple[Memory, int, Lanes]] = []
+        """The bytes the batch stored over, as (memory, start, old bytes), to put back."""
         self.streams: dict[int, tuple[Any, dict[str, Any]]] = {}
         """The unaligned registers the batch streams through, with their state before it."""
-        """The bytes the batch stored over, as (memory, start, old bytes), to put back."""
         self.accesses: list[Access] = []
         """Every access, as (memory, row addresses, bytes per row, write, iterations, step)."""
         self.unreported: set[int] = set()

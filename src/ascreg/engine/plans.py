@@ -279,13 +279,10 @@ def _guard(
             continue
         if isinstance(value, _STATE):
             first[id(value)] = item
-        if isinstance(value, RegTensor | MaskReg):
+        if isinstance(value, (RegTensor, MaskReg, *_UNALIGNED)):
             names[f"t{k}"] = type(value)
             checks.append(f"type({item}) is t{k}")
             state.append(item)
-        elif isinstance(value, _UNALIGNED):
-            names[f"t{k}"] = type(value)
-            checks.append(f"type({item}) is t{k}")
         elif type(value) is Ref:
             held = _equal(f"{item}.value", ref_values[k], f"v{k}", names)
             if held is None:

@@ -264,10 +264,9 @@ def _check_once(code: Any, name: str, group: Group, run_block: Callable[[int], N
     """Check a kernel's first group against some of its blocks run alone; True when they agree.
 
     The group's GM writes are undone and its first and last blocks (:func:`checked_blocks`)
-    run one at a time; the
-    bytes each of them writes must be the group's. Then the group's writes are put back (the
-    other blocks' results). On a difference the other blocks run alone too: what the blocks
-    alone write stays.
+    run one at a time; the bytes each of them writes must be the group's. Then the group's
+    writes are put back (the other blocks' results). On a difference the other blocks run
+    alone too: what the blocks alone write stays.
     """
     grouped = group.written()
     group.journal.rollback()
@@ -299,9 +298,13 @@ def _entries_of(
     group: Group, grouped: list[tuple[Any, Any, np.ndarray[Any, Any]]], blocks: list[int]
 ) -> Iterator[tuple[Any, Any, np.ndarray[Any, Any], np.ndarray[Any, Any]]]:
     """Yield each written entry ``(memory, start, bytes)`` and which of its bytes *blocks* write."""
+    spans: dict[int, list[tuple[int, int]]] = {}  # per memory (entries share a few memories)
     for memory, start, now in grouped:
+        known = spans.get(id(memory))
+        if known is None:
+            known = spans[id(memory)] = group.writes_of(memory, [k - group.first for k in blocks])
         positions = Journal.positions(start, now.shape)
         mine = np.zeros(now.shape, dtype=np.bool_)
-        for low, high in group.writes_of(memory, [k - group.first for k in blocks]):
+        for low, high in known:
             mine |= (positions >= low) & (positions < high)
         yield memory, start, now, mine
