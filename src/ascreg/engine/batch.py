@@ -1645,21 +1645,21 @@ def _eager_ranks(groups: list[RowsAccess], count: int) -> None:
     """Rank each group's rows in eager order (by iteration, then op), from 1.
 
     Sets each group's ``ranks``, and its ``seq`` and ``order`` to its highest and lowest rank.
-    Raises :class:`Fallback` when two accesses in a row are identical (eager order would merge
-    their records).
+    Two accesses in a row that are the same access are one record in eager order (the later
+    extends the earlier): their groups get ``merged`` and ``orders`` (:class:`RowsAccess`).
     """
     ops = len(groups)
     if all(g.which is None and g.rows.size == count for g in groups):  # every op, every iteration
-        for j, (group, column) in enumerate(zip(groups, _grid(count, ops), strict=True)):
-            group.ranks = column
-            group.order, group.seq = j + 1, (count - 1) * ops + j + 1
         # each op's access, then the next op's; iteration k's last, then k + 1's first
-        previous, shift = groups[-1], 1
+        previous, shift, merges = groups[-1], 1, False
         for group in groups:
-            if _meets(previous, group, shift):
-                raise fallback("two accesses in a row touch the same bytes", scope="layout")
+            merges = merges or _meets(previous, group, shift)
             previous, shift = group, 0
-        return
+        if not merges:
+            for j, (group, column) in enumerate(zip(groups, _grid(count, ops), strict=True)):
+                group.ranks = column
+                group.order, group.seq = j + 1, (count - 1) * ops + j + 1
+            return
     k = np.concatenate([np.arange(g.rows.size) if g.which is None else g.which for g in groups])
     p = np.concatenate([np.full(g.rows.size, j) for j, g in enumerate(groups)])
     order = np.lexsort((p, k))
@@ -1667,12 +1667,23 @@ def _eager_ranks(groups: list[RowsAccess], count: int) -> None:
     ranks[order] = np.arange(1, order.size + 1)
     starts = np.concatenate([g.rows for g in groups])[order]
     kinds = np.concatenate([np.full(g.rows.size, g.width * 2 + g.write) for g in groups])[order]
-    if ((starts[1:] == starts[:-1]) & (kinds[1:] == kinds[:-1])).any():
-        raise fallback("two accesses in a row touch the same bytes", scope="layout")
+    extends = np.zeros(order.size, dtype=bool)  # in eager order: extends the access before it
+    extends[1:] = (starts[1:] == starts[:-1]) & (kinds[1:] == kinds[:-1])
+    merged = orders = None
+    if extends.any():
+        merged, orders = np.empty_like(extends), np.empty_like(ranks)
+        merged[order] = np.append(extends[1:], False)
+        orders[order] = np.arange(1, order.size + 1) - np.cumsum(extends)
     offset = 0
     for group in groups:
-        group.ranks = ranks[offset : offset + group.rows.size]
-        group.order, group.seq = int(group.ranks.min()), int(group.ranks.max())
+        rows = slice(offset, offset + group.rows.size)
+        group.ranks = ranks[rows]
+        group.seq = int(group.ranks.max())
+        if merged is not None and orders is not None:
+            group.merged, group.orders = merged[rows], orders[rows]
+            group.order = int(group.orders.min())
+        else:
+            group.order = int(group.ranks.min())
         offset += group.rows.size
 
 

@@ -178,6 +178,11 @@ class RowsAccess(Access):
     :meth:`part` gives back the one access a check meets first, so errors and
     :attr:`PipeTracker.records` read as in eager order.
 
+    Two accesses in a row that touch the same bytes the same way are one record in eager order
+    (the later extends the earlier: :meth:`PipeTracker.access`). ``merged`` marks the rows that
+    the next access extended (None: none), and ``orders`` gives each row its record's position
+    (None: its rank); an extending row has the position of the row it extends.
+
     Examples
     --------
     >>> import numpy as np
@@ -187,8 +192,8 @@ class RowsAccess(Access):
     Access(pipe=<Pipe.PIPE_V: 2>, start=256, end=512, write=True, seq=2, space=0, copy=0, order=2)
     """
 
-    __slots__ = ("ranks", "rows", "step", "which", "width")
-    FIELDS = (*Access.FIELDS, "rows", "width", "ranks", "which", "step")
+    __slots__ = ("merged", "orders", "ranks", "rows", "step", "which", "width")
+    FIELDS = (*Access.FIELDS, "rows", "width", "ranks", "which", "step", "orders", "merged")
 
     def __init__(
         self,
@@ -215,6 +220,8 @@ class RowsAccess(Access):
         """The iteration of each row, or None when the rows are every iteration in order."""
         self.step = step
         """Bytes between consecutive rows when constant and known."""
+        self.orders: Any = None
+        self.merged: Any = None
 
     def part(
         self, start: int, end: int, bound: int, base_seq: int = 0, base_order: int = 0
@@ -225,22 +232,35 @@ class RowsAccess(Access):
         """
         rows, ranks = self.rows, self.ranks
         hit = (rows < end) & (rows + self.width > start) & (ranks > bound - base_seq)
+        if self.merged is not None:
+            hit &= ~self.merged
         if not hit.any():
             return None
         k = int(np.argmin(np.where(hit, ranks, np.iinfo(np.int64).max)))
         first, rank = int(rows[k]), int(ranks[k])
+        order = rank if self.orders is None else int(self.orders[k])
         return Access(
             self.pipe, first, first + self.width, self.write, base_seq + rank, self.space,
-            self.copy, base_order + rank,
+            self.copy, base_order + order,
         )  # fmt: skip
 
     def parts(self, base_seq: int = 0, base_order: int = 0) -> list[Access]:
         """Return every row access as its own record, numbered after *base_seq*, *base_order*."""
         pipe, width, write, space, copy = self.pipe, self.width, self.write, self.space, self.copy
+        orders = self.ranks if self.orders is None else self.orders
+        kept = slice(None) if self.merged is None else ~self.merged
         return [
-            Access(pipe, r, r + width, write, base_seq + k, space, copy, base_order + k)
-            for r, k in zip(self.rows.tolist(), self.ranks.tolist(), strict=True)
-        ]
+            Access(pipe, r, r + width, write, base_seq + k, space, copy, base_order + o)
+            for r, k, o in zip(
+                self.rows[kept].tolist(), self.ranks[kept].tolist(), orders[kept].tolist(),
+                strict=True,
+            )
+        ]  # fmt: skip
+
+    @property
+    def records(self) -> int:
+        """How many records of eager order the rows are (the accesses less the merged ones)."""
+        return int(self.rows.size if self.merged is None else self.rows.size - self.merged.sum())
 
 
 class LoopAccess(Access):
@@ -265,7 +285,7 @@ class LoopAccess(Access):
     (0, 1536, 4, 1, 1280)
     """
 
-    __slots__ = ("groups", "total")
+    __slots__ = ("groups", "records", "total")
     FIELDS = (*Access.FIELDS, "groups")
 
     def __init__(self, groups: list[RowsAccess]) -> None:
@@ -280,6 +300,8 @@ class LoopAccess(Access):
         self.groups = groups
         self.total = sum(group.rows.size for group in groups)
         """How many accesses the groups hold."""
+        self.records = sum(group.records for group in groups)
+        """How many records eager order would make of them (see :class:`RowsAccess`)."""
 
     def part(
         self, start: int, end: int, bound: int, write: bool, base_seq: int, base_order: int
@@ -847,7 +869,7 @@ class PipeTracker:
         if self.clear is not pipe:
             self.clear = None
         self.seq[pipe] += loop.total
-        self.count += loop.total
+        self.count += loop.records
         self.last = None
         self.logs[pipe].append(
             (pipe, loop.start, loop.end, loop.write, base_seq + loop.seq, UB, 0,
