@@ -196,15 +196,37 @@ def store_stream(dst_at: int, src_at: int, register_at: int) -> BatchRule:
     >>> store_stream(0, 1, 2)
     <BatchRule store stream: iteration k stores where iteration k - 1 stopped, one stream>
     """
+    return _stream("store", dst_at, src_at, register_at)
+
+
+def load_stream(dst_at: int, register_at: int, src_at: int) -> BatchRule:
+    """Return the rule of an unaligned load whose post-update address streams (``LoadUnAlign``).
+
+    The form ``(register, ureg, Ref(src), stride)`` (positions *dst_at* of the vector register,
+    *register_at* of the unaligned one, *src_at* of the address; the stride last, a plain
+    ``int``) runs as one stream for all iterations, as :func:`store_stream`'s does: iteration k
+    reads the block iteration k - 1 left in the unaligned register.
+
+    Examples
+    --------
+    >>> load_stream(0, 1, 2)
+    <BatchRule load stream: iteration k loads where iteration k - 1 stopped, one stream>
+    """
+    return _stream("load", src_at, dst_at, register_at)
+
+
+def _stream(kind: str, pointer_at: int, vector_at: int, register_at: int) -> BatchRule:
+    """Return the rule of an unaligned *kind* (``load`` or ``store``) stream (see above)."""
 
     def admit(op: Any, args: tuple[Any, ...], batch: Any) -> tuple[Any, ...] | None:
-        if len(args) != 4 or type(args[dst_at]) is not Ref or type(args[3]) is not int:
+        if len(args) != 4 or type(args[pointer_at]) is not Ref or type(args[3]) is not int:
             return None
-        if not isinstance(args[src_at], RegTensor) or args[src_at].trait is not RegTraitNumOne:
+        vector = args[vector_at]
+        if not isinstance(vector, RegTensor) or vector.trait is not RegTraitNumOne:
             return None
-        batch.carried_stream(args[dst_at], args[3], args[register_at])
+        batch.carried_stream(args[pointer_at], args[3], args[register_at])
         return args
 
     return BatchRule(
-        "store stream", "iteration k stores where iteration k - 1 stopped, one stream", admit
+        f"{kind} stream", f"iteration k {kind}s where iteration k - 1 stopped, one stream", admit
     )

@@ -559,7 +559,7 @@ def asc_loadunalign(op: Any, dst: Any, src0: Any, src1: Any) -> None:
     _load_unaligned(op, dst, src0, ptr)
 
 
-@define("asc_loadunalign_postupdate")
+@define("asc_loadunalign_postupdate", batch=rules.load_stream(0, 1, 2))
 def asc_loadunalign_postupdate(op: Any, dst: Any, src0: Any, src1: Any, *rest: Any) -> None:
     """``asc_loadunalign_postupdate(dst, src0, __ubuf__ T*& src1, uint32_t count)``: then ``src1 += count``.
 

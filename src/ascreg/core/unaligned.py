@@ -104,6 +104,18 @@ def load(reg: UnalignRegForLoad, src: Pointer[Any], nbytes: int) -> Bytes:
     [48, 49]
     """
     start = _floor(src.address)
+    _continue_load(reg, src)
+    src.bytes(nbytes)  # bounds-check (and report) the bytes that land in the register
+    following = _raw(src.memory, start + ALIGN_BYTES, nbytes)
+    spliced = np.concatenate([reg.block, following])
+    offset = src.address - start
+    reg.address, reg.block = start + nbytes, spliced[nbytes : nbytes + ALIGN_BYTES].copy()
+    return spliced[offset : offset + nbytes]
+
+
+def _continue_load(reg: UnalignRegForLoad, src: Pointer[Any]) -> None:
+    """Check that *reg* holds the block of *src*; else undefined behaviour (then prime it)."""
+    start = _floor(src.address)
     if reg.address is None or reg.memory is not src.memory or reg.address != start:
         rule = (
             "call LoadUnAlignPre for this stream; a post-update stream must advance by the "
@@ -122,12 +134,35 @@ def load(reg: UnalignRegForLoad, src: Pointer[Any], nbytes: int) -> Bytes:
             )
         undefined_behaviour(error)
         load_pre(reg, src)
-    src.bytes(nbytes)  # bounds-check (and report) the bytes that land in the register
-    following = _raw(src.memory, start + ALIGN_BYTES, nbytes)
-    spliced = np.concatenate([reg.block, following])
-    offset = src.address - start
-    reg.address, reg.block = start + nbytes, spliced[nbytes : nbytes + ALIGN_BYTES].copy()
-    return spliced[offset : offset + nbytes]
+
+
+def load_rows(reg: UnalignRegForLoad, src: Any, nbytes: int) -> Bytes:
+    """:func:`load` in every iteration of a batched loop, in order: one stream.
+
+    *src* holds iteration k's address in row k (a post-update ``Ref``: its batching rule makes
+    it so). Iteration k reads the bytes from its address to the end of that block from the
+    block iteration k - 1 left in *reg* (for iteration 0, the block *reg* holds now), the rest
+    from UB; the batch has refused stores of one iteration to bytes another reads, so after
+    iteration 0 the held blocks are what UB holds. Returns one row of *nbytes* bytes per
+    iteration and leaves *reg* holding the block the last load read ahead.
+    """
+    rows = src.rows
+    _continue_load(reg, src)  # iteration 0's block (the later ones chain below)
+    blocks = rows - rows % ALIGN_BYTES
+    if (np.diff(blocks) != nbytes).any():  # the eager run raises this iteration's error
+        k = int(np.flatnonzero(np.diff(blocks) != nbytes)[0]) + 1
+        undefined_behaviour(
+            UndefinedBehaviourError(f"LoadUnAlign: iteration {k} does not continue the stream")
+        )
+    loaded = src.loaded(nbytes // src.dtype.size)
+    data: Bytes = np.ascontiguousarray(loaded).view(np.uint8).reshape(rows.size, nbytes)
+    offset = src.address - int(blocks[0])
+    head = min(ALIGN_BYTES - offset, nbytes)
+    data[0, :head] = reg.block[offset : offset + head]
+    ahead = int(blocks[-1]) + nbytes
+    src.read_ahead(ahead, ALIGN_BYTES)
+    reg.memory, reg.address, reg.block = src.memory, ahead, _raw(src.memory, ahead, ALIGN_BYTES)
+    return data
 
 
 def store(reg: UnalignRegForStore, dst: Pointer[Any], payload: Bytes) -> None:
@@ -250,6 +285,8 @@ def load_lanes(
     >>> load_lanes(u, p + 3, np.dtype(np.uint16), 128)[:3].tolist()
     [3, 4, 5]
     """
+    if hasattr(src, "read_ahead"):  # a batched loop's addresses, one per iteration
+        return load_rows(reg, src, lanes * dtype.itemsize).view(dtype)
     return load(reg, src, lanes * dtype.itemsize).view(dtype).copy()
 
 

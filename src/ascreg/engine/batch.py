@@ -607,6 +607,19 @@ class RowPointer(UbPtr[Any]):
         _ACTIVE[-1].access(memory, starts, width, True, self.iterations()[rows], step, (low, high))
         memory.data[starts[:, None] + np.arange(width)] = data
 
+    def read_ahead(self, start: int, nbytes: int) -> None:
+        """Note that the last iteration reads bytes ``[start, start + nbytes)`` unreported.
+
+        An unaligned load stream's read-ahead block (``ascreg.core.unaligned.load_rows``): the
+        eager run reads it in the last iteration, after the other iterations' stores, so the
+        batch checks it against those (not reported to the block's checks: eager order does
+        not report it either).
+        """
+        if self.memory.data.ndim != 1:
+            raise fallback("an unaligned load stream in a block group", scope="state")
+        at = np.array([start], dtype=np.int64)
+        _ACTIVE[-1].access(self.memory, at, nbytes, False, self.iterations()[-1:], reported=False)
+
     def head(self, k: int) -> RowPointer:
         """Return the pointer of the first *k* rows alone."""
         part = RowPointer.at(self, self.rows[:k], self.step)
@@ -1252,22 +1265,23 @@ class Batch:
         return np.asarray(rows, dtype=np.int64)
 
     def carried_stream(self, ref: Ref[Any], stride: Any, register: Any) -> None:
-        """Give a store stream's post-update ``Ref`` one pointer per iteration (in place).
+        """Give an unaligned stream's post-update ``Ref`` one pointer per iteration (in place).
 
-        An unaligned store (``StoreUnAlign(Ref(dst), src, ureg, stride)``) in every iteration
-        continues the stream of the one before: the ``Ref`` must be carried from before the
-        loop, and no other call of the body may stream through *register*, whose state (the
-        bytes it holds) the batch puts back if it is undone. Refused in a block group (each
-        block's register would hold its own bytes).
+        An unaligned store (``StoreUnAlign(Ref(dst), src, ureg, stride)``) or load
+        (``LoadUnAlign(dst, ureg, Ref(src), stride)``) in every iteration continues the stream
+        of the one before: the ``Ref`` must be carried from before the loop, and no other call
+        of the body may stream through *register*, whose state (the bytes it holds) the batch
+        puts back if it is undone. Refused in a block group (each block's register would hold
+        its own bytes).
         """
         if ALL_BLOCKS[0]:
-            raise fallback("an unaligned store stream in a block group", scope="state")
+            raise fallback("an unaligned stream in a block group", scope="state")
         if id(register) in self.streams:
             raise fallback("two calls of the body stream through one unaligned register")
         before = ref.value
         self.carried_pointer(ref, stride)
         if not isinstance(ref.value, RowPointer) or ref.value.step != stride * before.dtype.size:
-            raise fallback("an unaligned store stream whose address is not carried")
+            raise fallback("an unaligned stream whose address is not carried")
         self.streams[id(register)] = (register, register.state())
 
     def carried_pointer(self, ref: Ref[Any], stride: Any) -> None:

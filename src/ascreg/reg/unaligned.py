@@ -180,7 +180,7 @@ def LoadUnAlignPre(op: Any, ureg: Any, src: Any, *rest: Any) -> None:
     core.load_pre(u, areg.at(ptr) if areg is not None else ptr)
 
 
-@define("Reg.LoadUnAlign", **_OPTIONS)
+@define("Reg.LoadUnAlign", batch=rules.load_stream(0, 1, 2), **_OPTIONS)
 def LoadUnAlign(op: Any, dst: Any, ureg: Any, src: Any, *rest: Any) -> None:
     """``LoadUnAlign``: load VL bytes (TraitTwo: 2*VL) from any UB address of a primed stream.
 
