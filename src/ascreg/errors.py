@@ -31,7 +31,7 @@ import contextlib
 import sys
 import warnings
 from collections.abc import Callable, Iterator
-from typing import Literal
+from typing import Literal, TypeVar
 
 import attrs
 
@@ -40,6 +40,28 @@ CALL_MARKER = "_ascreg_call"
 PURE_MARKER = "_ascreg_pure"
 """Attribute (True) of a method that only computes a new value from its object and arguments
 (``Pointer.cast``): a batched VF loop may call it on a parameter annotated with its class."""
+PURE_METHODS: set[str] = set()
+"""The names of the methods marked pure (:func:`mark_pure`): a batched loop may call a method
+of one of these names on any object, checked at run time to be such a method."""
+
+
+_Method = TypeVar("_Method", bound=Callable[..., object])
+
+
+def mark_pure(method: _Method) -> _Method:
+    """Mark *method* pure (:data:`PURE_MARKER`) and note its name; return it.
+
+    Examples
+    --------
+    >>> def cast(self, dtype): return self
+    >>> mark_pure(cast) is cast, "cast" in PURE_METHODS
+    (True, True)
+    """
+    setattr(method, PURE_MARKER, True)
+    PURE_METHODS.add(method.__name__)
+    return method
+
+
 FORWARDER_MARKER = "_ascreg_forwarder"
 """Attribute (True) of an op's own entry point, the function every call of the op goes through
 (a batched VF loop's plan records those calls, :mod:`ascreg.engine.plans`)."""

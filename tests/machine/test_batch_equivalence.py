@@ -519,7 +519,9 @@ def seeded_outcomes(seed: int, kind: str) -> tuple[vp.Program, list[Outcome]]:
     [
         ("one call", 0.5, 0.1, 0.05),
         ("repeated calls", 0.5, 0.1, 0.05),
-        ("kernel", 0.3, 0.2, 0.05),  # a kernel stops at its first tile's error
+        # a kernel stops at its first tile's error; its loads of bytes other iterations store
+        # run batched up to the first iteration that reads them (no longer a fallback)
+        ("kernel", 0.3, 0.2, 0.03),
     ],
 )
 def test_a_good_fraction_runs_batched(

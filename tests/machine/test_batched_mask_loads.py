@@ -177,7 +177,9 @@ def test_a_pointer_cast_of_a_parameter_runs_batched() -> None:
     both_ways(vf)
 
 
-def test_a_reassigned_parameter_is_not_taken_for_its_annotation() -> None:
+def test_a_pure_method_of_an_unknown_object_is_checked_when_it_runs() -> None:
+    """``z`` is reassigned, so its annotation says nothing: the batched run checks ``z.cast``."""
+
     @__simd_vf__
     def vf(z: UbPtr[float32_t], x: UbPtr[float32_t], y: Any, m: Any) -> None:
         a, full = Reg.RegTensor[int32_t](), Reg.CreateMask[int32_t]()
@@ -186,5 +188,30 @@ def test_a_reassigned_parameter_is_not_taken_for_its_annotation() -> None:
             Reg.LoadAlign(a, x.cast(int32_t) + i * LANES)
             Reg.StoreAlign(z.cast(int32_t) + i * LANES, a, full)
 
-    with pytest.warns(ascreg.errors.EagerLoopWarning, match=r"calls z\.cast"):
-        run(vf, eager=False)
+    both_ways(vf)
+
+
+class _Caster:
+    """An object whose ``cast`` is not ascreg's (it counts its calls: not pure)."""
+
+    def __init__(self, ptr: Any) -> None:
+        self.ptr, self.calls = ptr, 0
+
+    def cast(self, dtype: Any) -> Any:
+        self.calls += 1
+        return self.ptr.cast(dtype)
+
+
+def test_a_method_that_is_not_pure_sends_the_loop_back_to_eager_order() -> None:
+    @__simd_vf__
+    def vf(z: Any, x: UbPtr[float32_t], y: Any, m: Any) -> None:
+        a, full = Reg.RegTensor[int32_t](), Reg.CreateMask[int32_t]()
+        caster = _Caster(z)
+        for i in range(N):
+            Reg.LoadAlign(a, x.cast(int32_t) + i * LANES)
+            Reg.StoreAlign(caster.cast(int32_t) + i * LANES, a, full)
+        assert caster.calls == N  # called in every iteration, as written
+
+    with pytest.warns(ascreg.errors.EagerLoopWarning, match=r"_Caster\.cast is not an ascreg"):
+        got, _ = run(vf, eager=False)
+    assert got == run(vf, eager=True)[0]

@@ -67,11 +67,11 @@ def test_the_warning_can_be_an_error() -> None:
 
 @__simd_vf__
 def shifted(dst: Any, src: Any, n: int) -> None:
-    """Each iteration stores the bytes the previous one loaded: refused at run time."""
+    """Each iteration loads the bytes the previous one stored: refused at run time."""
     x, full = Reg.RegTensor[uint16_t](), Reg.CreateMask[uint16_t]()
     for i in range(n):
-        Reg.LoadAlign(x, src + i * L16 + L16)
-        Reg.StoreAlign(src + i * L16, x, full)
+        Reg.LoadAlign(x, src + i * L16)
+        Reg.StoreAlign(src + i * L16 + L16, x, full)
 
 
 def test_a_run_time_refusal_warns_once_and_is_remembered(

@@ -215,6 +215,29 @@ def load_stream(dst_at: int, register_at: int, src_at: int) -> BatchRule:
     return _stream("load", src_at, dst_at, register_at)
 
 
+def post_streams(dst_at: int, register_at: int) -> BatchRule:
+    """Return the rule of ``StoreUnAlignPost`` ending every iteration's own store stream.
+
+    The form ``(Ref(dst), ureg, stride)`` batches when *ureg* holds one stream per iteration
+    (a store stream whose address the body sets each iteration, ``ascreg.core.unaligned``
+    ``store_streams``): each iteration writes what its stream holds. Any other form, or a
+    stream carried from one iteration to the next, runs eagerly.
+
+    Examples
+    --------
+    >>> post_streams(0, 1)
+    <BatchRule stream ends: each iteration writes what its own store stream holds>
+    """
+
+    def admit(op: Any, args: tuple[Any, ...], batch: Any) -> tuple[Any, ...] | None:
+        held = getattr(args[register_at], "held", None) if len(args) == 3 else None
+        if type(args[dst_at]) is not Ref or type(args[2]) is not int or held is None:
+            return None
+        return args if held.ndim == 2 else None
+
+    return BatchRule("stream ends", "each iteration writes what its own store stream holds", admit)
+
+
 def _stream(kind: str, pointer_at: int, vector_at: int, register_at: int) -> BatchRule:
     """Return the rule of an unaligned *kind* (``load`` or ``store``) stream (see above)."""
 
@@ -224,6 +247,8 @@ def _stream(kind: str, pointer_at: int, vector_at: int, register_at: int) -> Bat
         vector = args[vector_at]
         if not isinstance(vector, RegTensor) or vector.trait is not RegTraitNumOne:
             return None
+        if kind == "store" and batch.own_streams(args[pointer_at]):
+            return args  # each iteration its own stream (store_streams checks the rest)
         batch.carried_stream(args[pointer_at], args[3], args[register_at])
         return args
 

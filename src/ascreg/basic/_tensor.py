@@ -17,7 +17,13 @@ import numpy as np
 from ascreg._dtypes import Scalar, c_cast, is_scalar_type
 from ascreg._frontend import operands
 from ascreg.basic._template import TYPENAME, Signature, member_of, member_template, need
-from ascreg.errors import AlignmentError, AscregError, AscregTypeError, OutOfBoundsError
+from ascreg.errors import (
+    AlignmentError,
+    AscregError,
+    AscregTypeError,
+    OutOfBoundsError,
+    mark_pure,
+)
 from ascreg.machine.block import current_block
 from ascreg.machine.complex import is_complex_type
 from ascreg.machine.cube import POSITION_BUFFERS, cube_tensor_pointer
@@ -333,6 +339,7 @@ class GlobalTensor(_ShapeCarrier, _Subscripted[T]):
             _offset(bufferSize, "bufferSize")
         self.ptr, self.size = buffer, bufferSize
 
+    @mark_pure
     def GetPhyAddr(self, offset: int = 0) -> GmPtr[T]:
         """Return the ``__gm__ T*`` of element *offset*.
 
@@ -596,6 +603,7 @@ class LocalTensor(_ShapeCarrier, _Subscripted[T]):
         )
         return f"{self._cpp()} {where}"
 
+    @mark_pure
     def GetPhyAddr(self, offset: int = 0) -> UbPtr[T]:
         """Return the ``__ubuf__ T*`` of element *offset*.
 

@@ -735,7 +735,7 @@ def asc_storeunalign_post(op: Any, dst: Any, src: Any, *rest: Any) -> None:
     _flush(op, ptr + operands.integer(rest[0], "offset"), src)
 
 
-@define("asc_storeunalign_post_postupdate")
+@define("asc_storeunalign_post_postupdate", batch=rules.post_streams(0, 1))
 def asc_storeunalign_post_postupdate(op: Any, dst: Any, src: Any, offset: Any) -> None:
     """``asc_storeunalign_post_postupdate(__ubuf__ T*& dst, src, int32_t offset)``: then ``dst += offset``.
 

@@ -54,7 +54,14 @@ from ascreg.errors import OutOfBoundsError, get_policy
 from ascreg.machine.block import BlockContext, RowsPlan
 from ascreg.machine.memory import Memory, Pointer, UbPtr, UnifiedBuffer, strided
 from ascreg.machine.ref import EPOCH, Ref
-from ascreg.machine.registers import BATCHING, MASK_BITS, MaskReg, RegTensor, storage
+from ascreg.machine.registers import (
+    BATCHING,
+    MASK_BITS,
+    MaskReg,
+    RegTensor,
+    UnalignRegForLoad,
+    storage,
+)
 from ascreg.machine.sync import PIPE_V, RowsAccess
 from ascreg.machine.undefined import UndefinedLanes
 
@@ -110,6 +117,22 @@ class Unflattened(Exception):
     warning and without remembering a refusal; the inner loop runs in order in later batches
     (``Site.flatten``, :mod:`ascreg.engine.nested`).
     """
+
+
+class Split(Exception):
+    """Raised through a batch whose iteration ``count`` first reads bytes an earlier one stores.
+
+    A whole-register load over-reading into another iteration's output, say. Not a :class:`Fallback`: the batch is undone and runs again over its first ``count``
+    iterations, which give the eager result, and the loop runs the rest eagerly.
+    """
+
+    def __init__(self, count: int) -> None:
+        super().__init__(f"iteration {count} reads bytes an earlier iteration stores")
+        self.count = count
+
+
+MIN_SPLIT = 2
+"""A batch splits only when it keeps at least this many iterations batched."""
 
 
 class Carried(Fallback):
@@ -465,8 +488,11 @@ class RowPointer(UbPtr[Any]):
     :class:`Fallback`.
     """
 
-    __slots__ = ("known", "rows", "step", "which")
+    __slots__ = ("known", "rows", "step", "streams", "which")
     rows: Lanes
+    streams: bool
+    """Each row starts its own unaligned store stream (an address a ``Ref`` gets per iteration
+    in the body, :meth:`Batch.assign`, and the addresses made from it)."""
     step: int | None
     """Bytes between consecutive iterations' addresses when constant and known, else None."""
     which: Lanes | None
@@ -525,6 +551,7 @@ class RowPointer(UbPtr[Any]):
         moved.step = step
         moved.which = None
         moved.known = None
+        moved.streams = type(base) is RowPointer and base.streams
         moved.address = int(rows[0])
         return moved
 
@@ -539,7 +566,7 @@ class RowPointer(UbPtr[Any]):
         moved = object.__new__(type(self))  # RowPointer.at, without its work: rows are read-only
         moved.memory, moved.dtype, moved.block = memory, self.dtype, block
         moved.rows, moved.step, moved.which = self.rows, self.step, self.which
-        moved.address = self.address
+        moved.address, moved.streams = self.address, self.streams
         known = self.known
         if known is None or memory is self.memory:  # the same facts: one dict serves both
             moved.known = known
@@ -606,6 +633,20 @@ class RowPointer(UbPtr[Any]):
         step = int(gaps[0]) if gaps.size and (gaps == gaps[0]).all() else None
         _ACTIVE[-1].access(memory, starts, width, True, self.iterations()[rows], step, (low, high))
         memory.data[starts[:, None] + np.arange(width)] = data
+
+    def stream_rows(self, register: Any) -> None:
+        """Check a store about to continue *register*'s streams, one per row (journal them first).
+
+        ``ascreg.core.unaligned.store_streams``: the batch journals the register when its
+        streams start (:meth:`Batch.row_streams`); every row's stream must lie alike in its
+        32-byte block (where its held bytes start, or the row), so that the rows write alike.
+        """
+        _ACTIVE[-1].row_streams(register)
+        held = register.held
+        begin = register.start if held.ndim == 2 and held.shape[1] else self.rows
+        offsets = begin % 32
+        if (offsets != offsets[0]).any():
+            raise fallback("unaligned streams placed unlike in their blocks", scope="layout")
 
     def read_ahead(self, start: int, nbytes: int) -> None:
         """Note that the last iteration reads bytes ``[start, start + nbytes)`` unreported.
@@ -1086,7 +1127,10 @@ class Batch:
         or ``"whole"`` for the whole VF)."""
         self.watched = False
         """True once an access reached a memory with a hook (a running block's UB)."""
-        self.retry: Callable[[], Batch | None] | None = None
+        self.retry: Callable[..., Batch | None] | None = None
+        """Start the attempt again (over the given iterations, or all of them)."""
+        self.rest: range = range(0)
+        """The iterations the loop runs eagerly after this batch (:class:`Split`)."""
         """What starts the attempt anew (set by :func:`ascreg.engine.plans.start`)."""
         self.expanded = None
         """What a flattened inner loop gives its local inputs (never, for a batch)."""
@@ -1228,6 +1272,25 @@ class Batch:
         self.refs[key] = (ref, ref.value)
         return carried
 
+    def assign(self, ref: Ref[Any], value: Any) -> None:
+        """``ref.value = value`` in the body: from here the ``Ref`` holds each iteration's value.
+
+        Journaled (the undo gives it back its value), and born in the batch: to the ops that
+        take it later it is a ``Ref`` the body made, so each iteration starts from its own
+        value (a store stream's address set per iteration: every row its own stream). Refused
+        in a flattened inner loop.
+        """
+        if self.phase is not None:
+            raise fallback("a Ref's .value is assigned in a flattened inner loop")
+        key = id(ref)
+        if key not in self.refs:
+            self.refs[key] = (ref, ref.value)
+        ref.born = self.epoch
+        if type(value) is RowPointer:  # an address per iteration: each starts its own stream
+            value = RowPointer.at(value, value.rows, value.step)
+            value.streams = True
+        ref.value = value
+
     def carried_count(self, ref: Ref[Any], lanes: int) -> Lanes:
         """Return the per-iteration values of a count an ``UpdateMask`` decrements in the loop.
 
@@ -1263,6 +1326,41 @@ class Batch:
         if rows.size and (rows.min() < 0 or rows.max() >= 1 << 32):
             raise fallback("a count outside uint32_t", scope="layout")
         return np.asarray(rows, dtype=np.int64)
+
+    def own_streams(self, ref: Ref[Any]) -> bool:
+        """Return True if *ref* holds addresses the body set, each iteration its own stream."""
+        value = ref.value
+        return type(value) is RowPointer and value.streams
+
+    def row_streams(self, register: Any) -> None:
+        """Check a store through *register*'s streams, one per iteration; journal it at their start.
+
+        Each iteration's stream starts empty: refused when the register holds bytes from
+        before the loop, in a flattened inner loop (its rows chain) and in a block group.
+        :meth:`commit` refuses streams that end an iteration holding bytes (the next
+        iteration's first store would lose them).
+        """
+        if ALL_BLOCKS[0]:
+            raise fallback("an unaligned stream in a block group", scope="state")
+        if self.phase is not None:
+            raise fallback("per-iteration unaligned streams in a flattened inner loop")
+        if register.held.ndim == 2:
+            return  # (journaled when its streams started)
+        if isinstance(register, UnalignRegForLoad) or register.pending:
+            raise fallback("an unaligned store stream holding bytes from before the loop")
+        if id(register) in self.streams:
+            raise fallback("two kinds of stream through one unaligned register")
+        self.streams[id(register)] = (register, register.state())
+
+    def _end_streams(self) -> None:
+        """Leave each register of per-iteration streams as the last iteration's left it."""
+        for register, _state in self.streams.values():
+            held = getattr(register, "held", None)  # (a load stream's register holds none)
+            if held is None or held.ndim != 2:
+                continue
+            if held.shape[1]:
+                raise fallback("an iteration's unaligned store stream ends holding bytes")
+            register.held, register.start = held[0], int(register.start[-1])
 
     def carried_stream(self, ref: Ref[Any], stride: Any, register: Any) -> None:
         """Give an unaligned stream's post-update ``Ref`` one pointer per iteration (in place).
@@ -1382,9 +1480,16 @@ class Batch:
     def check_memory(self) -> None:
         """Raise :class:`Fallback` if an iteration stores bytes another iteration accesses.
 
-        A masked store counts the bytes up to each row's last enabled lane (:attr:`enabled`).
+        Unless eager order reads them before it stores them, as the batch does: a load made by
+        an op before the store's, in an iteration before the storing one. When a later
+        iteration reads bytes an earlier one stores (the masked-off tail of a whole-register
+        load running into another iteration's output), this raises :class:`Split` at the first
+        such iteration: the iterations before it give the eager result batched, and eager order
+        runs the rest (its loads of the stored bytes race with the stores as they always do). A masked store counts the bytes up to each row's last enabled lane
+        (:attr:`enabled`).
         """
         accesses, enabled = self.accesses, self.enabled
+        split: int | None = None
         for mine, store in enumerate(accesses):
             if not store[3]:
                 continue
@@ -1399,10 +1504,24 @@ class Batch:
                 if not (start < high and low < end and _cross_iteration(store, other)):
                     continue
                 widths = [None if w is None else w() for w in (enabled.get(mine), enabled.get(theirs))]  # fmt: skip
-                if widths[0] is widths[1] is None or _cross_iteration(store, other, *widths):
+                masked = widths[0] is not None or widths[1] is not None
+                if masked and not _cross_iteration(store, other, *widths):
+                    continue
+                first = None
+                if not other[3] and theirs < mine and self.renumber is None:
+                    # a load the block's checks see races with a store's whole span in eager
+                    # order (masked-off lanes too): those spans decide
+                    checked = theirs not in self.unreported
+                    first = _first_reading_after(store, other, *([] if checked else widths))
+                    if first is None:
+                        continue  # each iteration reads the bytes before another stores them
+                if first is None or first < MIN_SPLIT:
                     raise fallback(
                         "an iteration accesses UB bytes another iteration stores", scope="layout"
                     )
+                split = first if split is None else min(split, first)
+        if split is not None:
+            raise Split(split)
 
     def store_enabled(self, widths: Callable[[], Lanes]) -> None:
         """Note that the store just recorded writes only what *widths* gives of each row.
@@ -1417,6 +1536,7 @@ class Batch:
 
     def commit(self) -> None:
         """Check what only the whole batch shows, then leave the last iteration's state."""
+        self._end_streams()
         self._check()
         self._last_rows()
         self._close()
@@ -1449,6 +1569,7 @@ class Batch:
 
         A whole VF's replay (:class:`ascreg.engine.plans.Whole`): its registers die with it.
         """
+        self._end_streams()
         self._check()
         self._close()
 
@@ -1530,6 +1651,12 @@ class Batch:
         if isinstance(error, Unflattened) and not replay and self.retry is not None:
             LOG.debug("%s: tried again, its inner loops in order (%s)", self.where, error)
             return self.retry()
+        if isinstance(error, Split) and not replay and self.retry is not None:
+            LOG.debug("%s: tried again up to %s, the rest eagerly", self.where, error)
+            head = self.retry(self.iterations[: error.count])
+            if head is not None:
+                head.rest = self.iterations[error.count :]
+            return head
         refused = isinstance(error, Fallback)
         reason = str(error) if refused else f"{type(error).__name__}: {error}"
         what = "its plan is not replayed" if replay else "runs eagerly"
@@ -1562,6 +1689,29 @@ def _entry(reg: Any) -> tuple[Any, Any, tuple[int, Any]]:
 
 
 Access = tuple[Memory, Lanes, int, bool, Lanes | None, int | None, tuple[int, int]]
+
+
+def _first_reading_after(
+    store: Access, read: Access, widths: Lanes | None = None, read_widths: Lanes | None = None
+) -> int | None:
+    """Return the first iteration whose *read* meets bytes an earlier iteration's *store* wrote.
+
+    None when every overlap is read by an iteration before the storing one. *widths*,
+    *read_widths*: the bytes each row accesses, where not every row's whole width.
+    """
+    _, rows, width, _, stored_in, _, (low, high) = store
+    _, others, other_width, _, read_in, _, _ = read
+    reach = other_width if read_widths is None else read_widths
+    near = np.flatnonzero((others < high) & (others + reach > low))  # (few, usually)
+    begins = others[near][None, :]
+    ends: Any = width if widths is None else widths[:, None]
+    other_ends: Any = other_width if read_widths is None else read_widths[near][None, :]
+    overlap = (rows[:, None] < begins + other_ends) & (begins < rows[:, None] + ends)
+    storer = np.arange(rows.size) if stored_in is None else stored_in
+    reader = (np.arange(others.size) if read_in is None else read_in)[near]
+    overlap &= storer[:, None] < reader[None, :]
+    hit = overlap.any(axis=0)
+    return int(reader[hit].min()) if hit.any() else None
 
 
 def _cross_iteration(

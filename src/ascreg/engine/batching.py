@@ -39,7 +39,9 @@ import numpy as np
 from ascreg._frontend.rules import ROWS
 from ascreg.engine import nested
 from ascreg.engine.batch import ALL_BLOCKS, Carried, current, fallback
+from ascreg.errors import PURE_MARKER
 from ascreg.machine.hook import ACTIVE
+from ascreg.machine.ref import Ref
 from ascreg.machine.registers import BLOCK_ROWS, MaskReg, RegTensor, storage
 
 
@@ -68,6 +70,62 @@ def batched(op: Any, impl: Any, args: tuple[Any, ...], kwargs: dict[str, Any] | 
     else:
         recorder.call(step_for, op, impl, args, kwargs, result)
     return result
+
+
+def assign_value(ref: Any, value: Any) -> None:
+    """``ref.value = value``: the loop rewrite's spelling of that statement in a batched body.
+
+    Outside a batch (or for anything but a ``Ref``) the plain assignment. Inside one, the
+    batch journals the ``Ref`` and it holds one value per iteration (:meth:`Batch.assign`);
+    a recording batch records the assignment as a step of its plan.
+
+    Examples
+    --------
+    >>> from ascreg import Ref
+    >>> r = Ref(1); assign_value(r, 5); r.value
+    5
+    """
+    batch = current() if ACTIVE and type(ref) is Ref else None
+    if batch is None:
+        ref.value = value
+        return
+    batch.assign(ref, value)
+    recorder = batch.recorder
+    if recorder is not None and not recorder.inside:
+        recorder.call(_assigning, _ASSIGNMENT, None, (ref, value), None, None)
+
+
+def pure_method(obj: Any, name: str) -> Any:
+    """Return ``obj.<name>`` for a batched body's call, if it is a method marked pure.
+
+    A body may call a method of a pure method's name (``tensor.GetPhyAddr()``) on an object
+    whose class the loop's code does not say; the batched run calls it once for every
+    iteration, which only a pure method allows, so anything else sends the loop back to eager
+    order (where it is called as written).
+
+    Examples
+    --------
+    >>> from ascreg import UnifiedBuffer, uint8_t, uint32_t
+    >>> pure_method(UnifiedBuffer().alloc(uint32_t, 8), "cast")(uint8_t).dtype.cpp_name
+    'uint8_t'
+    """
+    method = getattr(obj, name)
+    if getattr(method, PURE_MARKER, False) is not True:
+        raise fallback(f"{type(obj).__name__}.{name} is not an ascreg operation", scope="body")
+    return method
+
+
+def _assigning(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Callable[..., Any]:
+    """Return the step of a recorded ``ref.value = value``: :func:`assign_value`."""
+    return assign_value
+
+
+class _Assignment:
+    name = "a Ref's .value assignment"
+
+
+_ASSIGNMENT = _Assignment()
+"""What a recorded assignment names as its op (the recorder's messages)."""
 
 
 def _run(

@@ -67,10 +67,16 @@ from typing import Any
 import numpy as np
 
 from ascreg._dtypes import Scalar
-from ascreg.engine import batch, plans
+from ascreg.engine import batch, batching, plans
 from ascreg.engine.scopes import SCOPE_PREFIX, as_functions, movable_scopes, parameters, spelled
 from ascreg.engine.sites import Site
-from ascreg.errors import CALL_MARKER, FORWARDER_MARKER, PURE_MARKER, EagerLoopWarning
+from ascreg.errors import (
+    CALL_MARKER,
+    FORWARDER_MARKER,
+    PURE_MARKER,
+    PURE_METHODS,
+    EagerLoopWarning,
+)
 from ascreg.machine.kernel import CORE_ATTR, SCOPED_CODES
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor
@@ -94,6 +100,10 @@ BOUND = "__ascreg_bound__"
 """The rewrite's name of :func:`_bound_or_unbound` (a name the body may leave unassigned)."""
 UNBOUND_NAME = "__ascreg_unbound__"
 """The rewrite's name of :data:`~ascreg.engine.batch.UNBOUND`."""
+ASSIGN = "__ascreg_assign__"
+"""The rewrite's name of :func:`~ascreg.engine.batching.assign_value` (``ref.value = x``)."""
+PURE = "__ascreg_pure__"
+"""The rewrite's name of :func:`~ascreg.engine.batching.pure_method` (``x.GetPhyAddr()``)."""
 
 
 class _Loop:
@@ -114,6 +124,8 @@ class _Loop:
         """The inputs that are the enclosing function's local names (a flattened run of the
         loop inside a batched outer one rebinds them, :mod:`ascreg.engine.nested`)."""
         self.extras: tuple[tuple[dict[str, Any], str], ...] = ()
+        self.checked: set[tuple[int, int]] = set()
+        """Where the body calls a method checked pure when it runs batched (line, column)."""
         """The module names the helpers it calls read, as ``(globals, name)`` pairs."""
 
     def describe(self) -> str:
@@ -207,6 +219,7 @@ def _judge(loop: _Loop, func: Callable[..., Any], local: set[str]) -> None:
     loop.inputs = sorted(body.read - stored) if body.recordable else None
     loop.local = [name for name in loop.inputs or () if name in local]
     loop.extras = tuple(body.extras.values())
+    loop.checked = body.checked
 
 
 def _header(node: ast.For, func: Callable[..., Any], local: set[str]) -> None:
@@ -277,6 +290,8 @@ class _Body:
         self.read: set[str] = set()
         self.recordable = True
         self.extras: dict[tuple[int, str], tuple[dict[str, Any], str]] = {}
+        self.checked: set[tuple[int, int]] = set()
+        """Where the body calls a method the batched run checks is pure (line, column)."""
 
     # -- statements --
 
@@ -307,6 +322,13 @@ class _Body:
         if not isinstance(statement, SIMPLE_STATEMENTS):
             raise _Refusal(f"the body has a {type(statement).__name__.lower()} statement")
         targets: list[ast.expr] = []
+        ref = _assigned_ref(statement)
+        if ref is not None and isinstance(statement, ast.Assign):  # ``ref.value = x``: journaled
+            if ref in stored:
+                raise _Refusal(f"it assigns {ref}.value, and {ref} is assigned in the body")
+            self.carried({ref}, definite, stored)
+            self.expressions(statement.value, definite, stored)
+            return definite
         if isinstance(statement, ast.Assign):
             targets = statement.targets
         elif isinstance(statement, ast.AugAssign | ast.AnnAssign):
@@ -381,7 +403,11 @@ class _Body:
             self.callee(helper, ast.unparse(call.func))
             return
         if not _allowed(target):
-            if not _pure_method(call.func, self.func):  # (a method of a local: parsed only here)
+            if _pure_method(call.func, self.func):  # (a method of a local: parsed only here)
+                pass
+            elif self.depth == 0 and _maybe_pure(call.func):  # checked when it runs batched
+                self.checked.add((call.func.lineno, call.func.col_offset))
+            else:
                 raise _Refusal(f"calls {ast.unparse(call.func)}, which is not an ascreg operation")
             self.recordable = False  # (a plan would keep the value it made from this call's)
             return
@@ -414,6 +440,58 @@ class _Body:
         self.extras.update(inner.extras)
         for name in sorted(inner.read - local):
             self.extras[(id(names), name)] = (names, name)
+
+
+def _assigned_ref(statement: ast.stmt) -> str | None:
+    """Return ``name`` when *statement* is ``name.value = x`` (a ``Ref``'s), else None."""
+    if not isinstance(statement, ast.Assign) or len(statement.targets) != 1:
+        return None
+    target = statement.targets[0]
+    if (
+        isinstance(target, ast.Attribute)
+        and target.attr == "value"
+        and isinstance(target.value, ast.Name)
+    ):
+        return target.value.id
+    return None
+
+
+class _Batched(ast.NodeTransformer):
+    """Rewrite a batched body's ``name.value = x`` and its run-time-checked method calls.
+
+    ``name.value = x`` becomes ``assign_value(name, x)``; a call of a method checked when it
+    runs (at *checked*: line, column) goes through ``pure_method``.
+    """
+
+    def __init__(self, checked: set[tuple[int, int]]) -> None:
+        self.checked = checked
+
+    def visit_Call(self, node: ast.Call) -> Any:
+        self.generic_visit(node)
+        method = node.func
+        if not isinstance(method, ast.Attribute):
+            return node
+        if (method.lineno, method.col_offset) not in self.checked:
+            return node
+        name = ast.Constant(value=method.attr)
+        checker = ast.Name(id=PURE, ctx=ast.Load())
+        node.func = ast.Call(func=checker, args=[method.value, name], keywords=[])
+        for made in (node.func, checker, name):
+            ast.copy_location(made, method)
+        return node
+
+    def visit_Assign(self, node: ast.Assign) -> Any:
+        name = _assigned_ref(node)
+        if name is None:
+            self.generic_visit(node)
+            return node
+        self.generic_visit(node)
+        target = ast.Name(id=name, ctx=ast.Load())
+        function = ast.Name(id=ASSIGN, ctx=ast.Load())
+        call = ast.Expr(value=ast.Call(func=function, args=[target, node.value], keywords=[]))
+        for made in (call, call.value, function, target):
+            ast.copy_location(made, node)
+        return call
 
 
 def _elements(target: ast.expr) -> list[ast.expr]:
@@ -453,6 +531,15 @@ def _pure_method(expr: ast.expr, func: Callable[..., Any]) -> bool:
         return False
     cls = _typed_parameters(func).get(expr.value.id)
     return cls is not None and getattr(getattr(cls, expr.attr, None), PURE_MARKER, False) is True
+
+
+def _maybe_pure(expr: ast.expr) -> bool:
+    """Return True for ``obj.method(...)`` where *method* is the name of a pure method.
+
+    The batched run calls it through :func:`~ascreg.engine.batching.pure_method`, which
+    refuses (the loop runs eagerly) unless ``obj``'s method is indeed marked pure.
+    """
+    return isinstance(expr, ast.Attribute) and expr.attr in PURE_METHODS
 
 
 def _typed_parameters(func: Callable[..., Any]) -> dict[str, type]:
@@ -688,7 +775,10 @@ def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
         f"  while {attempt} is not None:\n"
         f"   try:\n"
         f"    {index} = {attempt}.index\n" + rebind + f"    pass\n"
-        f"    {targets} = {attempt}.finish(({values}))\n" + restore + unbind + f"    break\n"
+        f"    {targets} = {attempt}.finish(({values}))\n"
+        + restore
+        + unbind
+        + f"    {rng} = {attempt}.rest\n    if {rng}:\n      {attempt} = None\n    break\n"
         f"   except BaseException as __ascreg_error:\n"
         f"    {attempt} = {attempt}.abandon(__ascreg_error)\n"
         + put_back
@@ -713,7 +803,7 @@ def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
     trial = retrying.body[0]
     assert isinstance(trial, ast.Try)
     at = next(k for k, s in enumerate(trial.body) if isinstance(s, ast.Pass))
-    trial.body[at : at + 1] = [_copy(s) for s in node.body]
+    trial.body[at : at + 1] = [_Batched(loop.checked).visit(_copy(s)) for s in node.body]
     eager = eager_if.body[0]
     assert isinstance(eager, ast.For)
     eager.body = node.body
@@ -786,6 +876,8 @@ def batched(
         EAGER: lambda key: _eager(sites[key]),
         BOUND: _bound_or_unbound,
         UNBOUND_NAME: batch.UNBOUND,
+        ASSIGN: batching.assign_value,
+        PURE: batching.pure_method,
     }
     if whole is not None:
         params, names = whole

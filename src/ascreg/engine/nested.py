@@ -137,6 +137,8 @@ class Inner:
     """
 
     __slots__ = ("batch", "expanded", "index", "iterations", "site")
+    rest = range(0)
+    """The iterations run eagerly after it: none (a flattened loop does not split)."""
 
     def __init__(
         self, batch: Batch, site: Any, iterations: range, expanded: tuple[Any, ...]

@@ -519,7 +519,7 @@ def _attempt(
         attempt.inputs = inputs
         if inputs is not None and site.recordable:
             attempt.recorder = Recorder(inputs)
-        attempt.retry = lambda: _attempt(site, iterations, inputs, quiet=True)
+        attempt.retry = lambda part=iterations: _attempt(site, part, inputs, quiet=True)
     return attempt
 
 

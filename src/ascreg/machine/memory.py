@@ -28,12 +28,12 @@ import numpy as np
 
 from ascreg._dtypes import Scalar, is_scalar_type, is_struct_type
 from ascreg.errors import (
-    PURE_MARKER,
     AlignmentError,
     AscregTypeError,
     CapacityError,
     OutOfBoundsError,
     current_call,
+    mark_pure,
     undefined_behaviour,
 )
 from ascreg.machine.convert import to_dtype
@@ -484,7 +484,7 @@ class Pointer(Generic[T]):
         cls: type[Pointer[Any]] = type(self)
         return cls(self.memory, _scalar(dtype), self.address, self.block)
 
-    setattr(cast, PURE_MARKER, True)  # a batched loop may call it (ascreg.engine.loops)
+    mark_pure(cast)  # a batched loop may call it (ascreg.engine.loops)
 
     def is_aligned(self, nbytes: int) -> bool:
         """Return True when the address is a multiple of *nbytes*."""
@@ -803,7 +803,7 @@ class UbPtr(Pointer[T]):
         """Return the same address viewed as *dtype*; see :meth:`Pointer.cast`."""
         return cast(UbPtr[U], super().cast(dtype))
 
-    setattr(cast, PURE_MARKER, True)
+    mark_pure(cast)
 
 
 class GmPtr(Pointer[T]):

@@ -328,7 +328,7 @@ def _store_squeezed(op: Any, dst: Any, src: Any, ureg: Any) -> None:
     core.store_squeezed(u, ptr, reg.get(), spr.read_ar(), spr.take_squeeze())
 
 
-@define("Reg.StoreUnAlignPost", **_OPTIONS)
+@define("Reg.StoreUnAlignPost", batch=rules.post_streams(0, 1), **_OPTIONS)
 def StoreUnAlignPost(op: Any, dst: Any, ureg: Any, *rest: Any) -> None:
     """``StoreUnAlignPost(Ref(dst), ureg, stride)``: write the bytes ``ureg`` holds; ``dst += stride``.
 

@@ -1,0 +1,138 @@
+"""Loops whose loads meet bytes other iterations store: batched where eager order allows it.
+
+A load made before the store in the body, by an iteration before the storing one, reads the old
+bytes in eager order, as the batch does: such loops batch. A later iteration reading what an
+earlier one stored (a row's whole-register tail load running into the outputs that follow the
+rows, the production softmax's fold) batches up to that iteration (``Split``) and runs the rest
+eagerly. Each case runs under the default policy and under ``execution="eager"`` and compares
+every UB byte, the byte marks, the pipe records and the error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ascreg
+from ascreg import ReduceType, Ref, Reg, StoreDist, __simd_vf__, float32_t
+from ascreg.errors import AscregError
+from ascreg.machine.kernel import BlockContext, block
+from helpers import batch_log
+
+LANES = 64
+
+
+@__simd_vf__
+def row_sums(src: Any, out: Any, case: dict[str, Any]) -> None:
+    """Sum each row's first ``width`` floats (one whole register per row) into ``out[i]``."""
+    x, total = Reg.RegTensor[float32_t](), Reg.RegTensor[float32_t]()
+    one = Reg.CreateMask[float32_t, Reg.MaskPattern.VL1]()
+    for i in range(case["n"]):
+        mask = Reg.UpdateMask[float32_t](Ref(case["width"]))
+        Reg.LoadAlign(x, src + i * case["row"])
+        Reg.Reduce[ReduceType.SUM](total, x, mask)
+        Reg.StoreAlign[float32_t, StoreDist.DIST_FIRST_ELEMENT_B32](out + i * case["out_step"], total, one)  # fmt: skip
+
+
+@__simd_vf__
+def shifted(buf: Any, out: Any, case: dict[str, Any]) -> None:
+    """Each iteration loads ``buf[i + ahead]`` and stores twice it at ``buf[i]``."""
+    x, full = Reg.RegTensor[float32_t](), Reg.CreateMask[float32_t]()
+    for i in range(case["n"]):
+        Reg.LoadAlign(x, buf + (i + case["ahead"]) * LANES)
+        Reg.Add(x, x, x, full)
+        Reg.StoreAlign(buf + i * LANES, x, full)
+
+
+@__simd_vf__
+def store_then_load(buf: Any, out: Any, case: dict[str, Any]) -> None:
+    """Each iteration stores at ``buf[i]``, then loads ``buf[i + ahead]``."""
+    x, full = Reg.RegTensor[float32_t](), Reg.CreateMask[float32_t]()
+    for i in range(case["n"]):
+        Reg.Duplicate(x, np.float32(7.0), full)
+        Reg.StoreAlign(buf + i * LANES, x, full)
+        Reg.LoadAlign(x, buf + (i + case["ahead"]) * LANES)
+        Reg.StoreAlign(out + i * LANES, x, full)
+
+
+VFS = {"sums": row_sums, "shifted": shifted, "store first": store_then_load}
+
+
+def run(case: dict[str, Any], eager: bool) -> tuple[Any, ...]:
+    """Run one case; return what both runs must agree on, and the batch log."""
+    ctx = BlockContext()
+    with block(ctx):
+        with ctx.simd_vf():  # the host's writes, ordered before the VF (as a flag would)
+            rows = case["n"] * case["row"]
+            if case["layout"] == "same":  # the outputs follow the rows in one buffer
+                src = ctx.ub.alloc(float32_t, rows + 8 * case["n"] + LANES)
+                out = src + rows
+            else:  # the outputs in the next buffer
+                src = ctx.ub.alloc(float32_t, rows)
+                out = ctx.ub.alloc(float32_t, 8 * case["n"] + LANES)
+            count = rows + (8 * case["n"] + LANES if case["layout"] == "same" else 0)
+            src.write((np.arange(count) % 13 - 6).astype(np.float32))
+            if case["vf"] == "store first":
+                out = ctx.ub.alloc(float32_t, case["n"] * LANES)
+            elif case["layout"] != "same":
+                out.write(np.full(8 * case["n"] + LANES, 0.5, np.float32))
+        error = None
+        with batch_log() as log, ascreg.policy(execution="eager" if eager else "batched"):
+            try:
+                VFS[case["vf"]](src, out, case)
+            except AscregError as raised:
+                error = (type(raised), str(raised).split("\n")[0])
+        records = [(r.pipe, r.start, r.end, r.write, r.seq, r.order) for r in ctx.tracker.records]
+        state = (ctx.ub.data.tobytes(), ctx.written.tobytes(), records)
+    return state, error, log
+
+
+@st.composite
+def cases(draw: st.DrawFn) -> dict[str, Any]:
+    n = draw(st.integers(1, 24))
+    if draw(st.integers(0, 2)) == 0:
+        vf = draw(st.sampled_from(["shifted", "store first"]))
+        return {"vf": vf, "n": n, "ahead": draw(st.integers(-2, 2)), "row": LANES, "layout": "same"}
+    row = draw(st.sampled_from([8, 16, 24, 40, LANES]))
+    return {
+        "vf": "sums",
+        "n": n,
+        "row": row,
+        "width": draw(st.integers(1, row)),
+        "out_step": draw(st.sampled_from([1, 1, 8])),
+        "layout": draw(st.sampled_from(["same", "next"])),
+    }
+
+
+@settings(max_examples=150, deadline=None)
+@given(cases())
+def test_loads_of_other_iterations_stores_are_the_eager_loads(case: dict[str, Any]) -> None:
+    batched_state, batched_error, _ = run(case, eager=False)
+    eager_state, eager_error, _ = run(case, eager=True)
+    assert batched_error == eager_error
+    assert batched_state == eager_state
+
+
+def test_tail_loads_into_earlier_outputs_batch_up_to_the_first_reader() -> None:
+    """Rows of 40 floats, sums after them: the last rows' tails read earlier rows' sums."""
+    for layout in ("same", "next"):
+        case = {"vf": "sums", "n": 20, "row": 40, "width": 40, "out_step": 1, "layout": layout}
+        state, error, log = run(case, eager=False)
+        assert error is None
+        assert state == run(case, eager=True)[0]
+        split = [line for line in log if "tried again up to iteration" in line]
+        assert split, log
+        kept = int(split[0].split("up to iteration ")[1].split()[0])
+        assert 2 <= kept < 20
+        assert any(f"batched over {kept} iterations" in line for line in log), log
+
+
+def test_a_load_ahead_of_the_store_batches() -> None:
+    """Iteration i loads what iteration i + 1 stores later: the old bytes, batched too."""
+    case = {"vf": "shifted", "n": 12, "ahead": 1, "row": LANES, "layout": "same"}
+    state, error, log = run(case, eager=False)
+    assert error is None and any("batched over 12 iterations" in line for line in log), log
+    assert state == run(case, eager=True)[0]
