@@ -19,6 +19,7 @@ import ascreg
 from ascreg import (
     CMPMODE,
     LoadDist,
+    PostLiteral,
     Ref,
     Reg,
     UbPtr,
@@ -234,6 +235,46 @@ def test_an_accumulator_batches_its_chain_in_order(caplog: pytest.LogCaptureFixt
     assert ran_batched(lines)
     expected = (np.arange(4 * L16) % 1000).reshape(4, L16).sum(axis=0)
     assert np.array_equal(result, expected.astype(np.uint16))
+
+
+@ascreg.__simd_vf__
+def assigned_refs(dst: UbPtr[uint16_t], src: UbPtr[uint16_t], n: int, bad: bool) -> Any:
+    """Per iteration: a count and a post-update address set through ``.value``."""
+    x, full = Reg.RegTensor[uint16_t](), Reg.CreateMask[uint16_t]()
+    count, at, seen = Ref(0), Ref(src), Ref(-1)
+    for i in range(n):
+        seen.value = 3 * i  # (no op takes it)
+        count.value = 40 * i + 7
+        at.value = src + i * L16
+        mask = Reg.UpdateMask[uint16_t](count)
+        Reg.LoadAlign[uint16_t, PostLiteral.POST_MODE_UPDATE](x, at, L16)  # at moves on
+        Reg.Adds(x, x, 1, mask)
+        Reg.StoreAlign(dst + i * L16 + (1 if bad and i == n - 1 else 0), x, full)
+    return count.value, at.value - src, seen.value
+
+
+@pytest.mark.parametrize("bad", [False, True])
+def test_refs_assigned_in_the_body_hold_each_iterations_value(
+    bad: bool, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``ref.value = ...`` in the body: batched, the Refs end as eager order leaves them (or,
+    the last iteration's store misaligned, the batch is undone and the error is the eager one)."""
+
+    def scenario(ub: UnifiedBuffer) -> Any:
+        src, dst = ub.alloc(uint16_t, 6 * L16), ub.alloc(uint16_t, 6 * L16 + 16)
+        src.write(np.arange(6 * L16) % 1000)
+        return assigned_refs(dst, src, 6, bad), dst.read(6 * L16)
+
+    result, error, lines = differential(scenario, caplog)
+    if bad:
+        assert error and not ran_batched(lines)
+        return
+    assert not error and ran_batched(lines)
+    (count, moved, seen), stored = result
+    assert (count, moved, seen) == (40 * 5 + 7 - L16, 6 * L16, 15)  # (the count taken down once)
+    expected = np.arange(6 * L16) % 1000
+    enabled = np.arange(L16)[None, :] < (40 * np.arange(6) + 7)[:, None]
+    assert np.array_equal(stored, np.where(enabled.reshape(-1), expected + 1, 0))
 
 
 @ascreg.__simd_vf__
