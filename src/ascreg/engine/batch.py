@@ -1653,9 +1653,13 @@ class Batch:
             return self.retry()
         if isinstance(error, Split) and not replay and self.retry is not None:
             LOG.debug("%s: tried again up to %s, the rest eagerly", self.where, error)
+            whole = self.iterations  # (a part already: the loop ends where its rest does)
+            if self.rest:
+                whole = range(whole.start, self.rest.stop, whole.step)
+            self.site.splits[whole] = error.count  # the next run starts with the part
             head = self.retry(self.iterations[: error.count])
-            if head is not None:
-                head.rest = self.iterations[error.count :]
+            if head is not None:  # (a part of that part, if one split before)
+                head.rest = whole[len(head.iterations) :]
             return head
         refused = isinstance(error, Fallback)
         reason = str(error) if refused else f"{type(error).__name__}: {error}"

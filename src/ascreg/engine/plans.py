@@ -513,13 +513,20 @@ def start(site: Site, iterations: Any, inputs: tuple[Any, ...] | None) -> Any:
 def _attempt(
     site: Site, iterations: Any, inputs: tuple[Any, ...] | None, *, quiet: bool = False
 ) -> Batch | None:
-    """Start a batched attempt at *site* (recording a plan when it can), or return None."""
-    attempt = batching.enter(site, iterations, quiet=quiet)
+    """Start a batched attempt at *site* (recording a plan when it can), or return None.
+
+    A range whose batch split before (``batch.Split``) starts with the part that batched; the
+    rest runs eagerly (the part is checked again: a smaller one is found if it must be).
+    """
+    head = site.splits.get(iterations) if type(iterations) is range else None
+    part = iterations if head is None else iterations[:head]
+    attempt = batching.enter(site, part, quiet=quiet)
     if attempt is not None:
+        attempt.rest = iterations[len(part) :]
         attempt.inputs = inputs
         if inputs is not None and site.recordable:
             attempt.recorder = Recorder(inputs)
-        attempt.retry = lambda part=iterations: _attempt(site, part, inputs, quiet=True)
+        attempt.retry = lambda part=part: _attempt(site, part, inputs, quiet=True)
     return attempt
 
 

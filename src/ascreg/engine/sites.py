@@ -67,7 +67,7 @@ class Site:
 
     __slots__ = (
         "counts", "extras", "filename", "flatten", "last", "lineno", "locals", "plans",
-        "recordable", "refused", "static", "warned", "where", "whole",
+        "recordable", "refused", "splits", "static", "warned", "where", "whole",
     )  # fmt: skip
 
     def __init__(
@@ -99,6 +99,8 @@ class Site:
         """Why the loop last ran eagerly."""
         self.refused: dict[Any, str] = {}
         """For each input form refused at run time (:func:`form_of`), why."""
+        self.splits: dict[range, int] = {}
+        """For each range whose batch split (``batch.Split``), how many iterations batched."""
         self.warned = False
 
     # -- what happened --
