@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascreg import GlobalMemory, GmPtr, MemType, Ref, Reg, UbPtr, float32_t
+from ascreg import GlobalMemory, GmPtr, MemType, ReduceType, Ref, Reg, UbPtr, float32_t
 from ascreg.basic import (
     __VEC_SCOPE__,
     PIPE_ALL,
@@ -379,6 +379,42 @@ def test_registers_past_their_buffers_end_run_for_the_whole_group(
     )
     np.testing.assert_array_equal(grouped[:, 8:], source.reshape(4, N)[:, 8:] * 2)
     assert _grouped(group_log, "shifted_tail") == []  # not block by block
+    assert "kernel: blocks 0-3 ran as one group" in _grouped(group_log, "kernel")
+
+
+@__simd_vf__
+def row_folds(y: UbPtr[float32_t], x: UbPtr[float32_t]) -> None:
+    """Row i of x (3 rows of 64 floats): its eight 8-float sums streamed to y[i * 8 ...].
+
+    (Three rows: the registers of a fourth would run past x into y, which the rows store.)
+    """
+    a, total = Reg.RegTensor[float32_t](), Reg.RegTensor[float32_t]()
+    eight = Reg.CreateMask[float32_t, Reg.MaskPattern.VL8]()
+    u, dst = Reg.UnalignRegForStore(), Ref(y)
+    for i in range(3):
+        dst.value = y + i * 8
+        for j in range(8):
+            Reg.LoadAlign(a, x + i * 64 + j * 8)
+            Reg.Reduce[ReduceType.SUM](total, a, eight)
+            Reg.StoreUnAlign(dst, total, u, 1)
+        Reg.StoreUnAlignPost(dst, u, 0)
+
+
+def test_a_stream_per_row_runs_for_the_whole_group(
+    without_groups: Any, group_log: pytest.LogCaptureFixture, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Each row's own unaligned stream (its address set in the loop), every block's at once."""
+    folds = one_vf_kernel(row_folds, out=24)
+    source = np.random.default_rng(10).integers(-8, 8, 4 * N).astype(np.float32)
+    with caplog.at_level(logging.DEBUG, logger="ascreg.batch"):
+        grouped = _run_one_vf(folds, 4, source)
+    np.testing.assert_array_equal(grouped, without_groups(lambda: _run_one_vf(folds, 4, source)))
+    sums = source.reshape(4, 32, 8)[:, :24].sum(axis=-1)  # (exact: small integers)
+    np.testing.assert_array_equal(grouped[:, :24], sums)
+    messages = [r.getMessage() for r in caplog.records]
+    assert any("row_folds line" in m and "batched over 3 iterations" in m for m in messages)
+    per_block = [r for r in group_log.records if r.name == "ascreg.groups" and "row_folds" in r.getMessage()]  # fmt: skip
+    assert per_block == []  # not block by block
     assert "kernel: blocks 0-3 ran as one group" in _grouped(group_log, "kernel")
 
 

@@ -30,19 +30,21 @@ def row_sums(src: Any, out: Any, case: dict[str, Any]) -> None:
     """Sum each row's first ``width`` floats (one whole register per row) into ``out[i]``."""
     x, total = Reg.RegTensor[float32_t](), Reg.RegTensor[float32_t]()
     one = Reg.CreateMask[float32_t, Reg.MaskPattern.VL1]()
+    width, row, step = case["width"], case["row"], case["out_step"]  # (ints the loop reads)
     for i in range(case["n"]):
-        mask = Reg.UpdateMask[float32_t](Ref(case["width"]))
-        Reg.LoadAlign(x, src + i * case["row"])
+        mask = Reg.UpdateMask[float32_t](Ref(width))
+        Reg.LoadAlign(x, src + i * row)
         Reg.Reduce[ReduceType.SUM](total, x, mask)
-        Reg.StoreAlign[float32_t, StoreDist.DIST_FIRST_ELEMENT_B32](out + i * case["out_step"], total, one)  # fmt: skip
+        Reg.StoreAlign[float32_t, StoreDist.DIST_FIRST_ELEMENT_B32](out + i * step, total, one)
 
 
 @__simd_vf__
 def shifted(buf: Any, out: Any, case: dict[str, Any]) -> None:
     """Each iteration loads ``buf[i + ahead]`` and stores twice it at ``buf[i]``."""
     x, full = Reg.RegTensor[float32_t](), Reg.CreateMask[float32_t]()
+    ahead = case["ahead"]  # (an int the loop reads: its refusals are remembered per value)
     for i in range(case["n"]):
-        Reg.LoadAlign(x, buf + (i + case["ahead"]) * LANES)
+        Reg.LoadAlign(x, buf + (i + ahead) * LANES)
         Reg.Add(x, x, x, full)
         Reg.StoreAlign(buf + i * LANES, x, full)
 
@@ -51,10 +53,11 @@ def shifted(buf: Any, out: Any, case: dict[str, Any]) -> None:
 def store_then_load(buf: Any, out: Any, case: dict[str, Any]) -> None:
     """Each iteration stores at ``buf[i]``, then loads ``buf[i + ahead]``."""
     x, full = Reg.RegTensor[float32_t](), Reg.CreateMask[float32_t]()
+    ahead = case["ahead"]
     for i in range(case["n"]):
         Reg.Duplicate(x, np.float32(7.0), full)
         Reg.StoreAlign(buf + i * LANES, x, full)
-        Reg.LoadAlign(x, buf + (i + case["ahead"]) * LANES)
+        Reg.LoadAlign(x, buf + (i + ahead) * LANES)
         Reg.StoreAlign(out + i * LANES, x, full)
 
 

@@ -40,15 +40,16 @@ def fold_rows(src: Any, out: Any, u: Any, dst: Any, case: dict[str, Any]) -> Non
     x = Reg.RegTensor[src.dtype]()
     lanes = 256 // src.dtype.size
     row, k1, k2, post = case["row"], case["k1"], case["k2"], case["post"]
+    first, second, start = case["first"], case["second"], case["start"]  # (ints the loop reads)
     if case["before"]:  # bytes held from before the loop
         Reg.LoadAlign(x, src)
         Reg.StoreUnAlign(dst, x, u, 3)
     for i in range(case["n"]):
-        dst.value = out + case["start"] + i * row
-        for j in range(case["first"]):
+        dst.value = out + start + i * row
+        for j in range(first):
             Reg.LoadAlign(x, src + (i * 8 + j) * lanes)
             Reg.StoreUnAlign(dst, x, u, k1)
-        for j in range(case["second"]):
+        for j in range(second):
             Reg.LoadAlign(x, src + (i * 8 + j + 4) * lanes)
             Reg.StoreUnAlign(dst, x, u, k2)
         if post:
@@ -61,15 +62,16 @@ def c_fold_rows(src: Any, out: Any, u: Any, dst: Any, case: dict[str, Any]) -> N
     x = Reg.RegTensor[src.dtype]()
     lanes = 256 // src.dtype.size
     row, k1, k2, post = case["row"], case["k1"], case["k2"], case["post"]
+    first, second, start = case["first"], case["second"], case["start"]  # (ints the loop reads)
     if case["before"]:
         Reg.LoadAlign(x, src)
         asc_storeunalign_postupdate(dst, u, x, 3)
     for i in range(case["n"]):
-        dst.value = out + case["start"] + i * row
-        for j in range(case["first"]):
+        dst.value = out + start + i * row
+        for j in range(first):
             Reg.LoadAlign(x, src + (i * 8 + j) * lanes)
             asc_storeunalign_postupdate(dst, u, x, k1)
-        for j in range(case["second"]):
+        for j in range(second):
             Reg.LoadAlign(x, src + (i * 8 + j + 4) * lanes)
             asc_storeunalign_postupdate(dst, u, x, k2)
         if post:

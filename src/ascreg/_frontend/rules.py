@@ -233,7 +233,7 @@ def post_streams(dst_at: int, register_at: int) -> BatchRule:
         held = getattr(args[register_at], "held", None) if len(args) == 3 else None
         if type(args[dst_at]) is not Ref or type(args[2]) is not int or held is None:
             return None
-        return args if held.ndim == 2 else None
+        return args if held.ndim > 1 else None
 
     return BatchRule("stream ends", "each iteration writes what its own store stream holds", admit)
 

@@ -243,21 +243,23 @@ def store_streams(reg: UnalignRegForStore, dst: Any, values: Bytes, count: int) 
 
     *dst* holds iteration k's address in row k, set in the body each iteration (a ``Ref``
     assigned ``dst.value = ...``): each iteration's stores stream from there, and *reg* holds
-    one row of bytes per iteration (``held`` iterations x bytes, ``start`` one address each)
-    until the iteration's ``StoreUnAlignPost`` writes them (:func:`post_streams`). The rows
+    one row of bytes per iteration (``held`` iterations x bytes, a block group's blocks first;
+    ``start`` one address each) until the iteration's ``StoreUnAlignPost`` writes them
+    (:func:`post_streams`). The rows
     lie alike in their 32-byte blocks (the batch refuses others), so every iteration writes
     as many bytes, as :func:`store` writes them.
     """
     rows = dst.rows
     n = rows.size
     dst.stream_rows(reg)
-    lanes = np.broadcast_to(plain(values), (n, values.shape[-1]))[:, :count]
+    shape = (*dst.memory.data.shape[:-1], n)  # (a block group's: blocks first)
+    lanes = np.broadcast_to(plain(values), (*shape, values.shape[-1]))[..., :count]
     require_defined(values[..., :count], None, "a store")
     nbytes = count * values.dtype.itemsize
     if reg.held.ndim == 1:  # each iteration's first store: its stream starts at its row
-        reg.memory, reg.start, reg.held = dst.memory, rows, np.zeros((n, 0), dtype=np.uint8)
-    pending = reg.held.shape[1] > 0
-    if pending and (reg.memory is not dst.memory or (reg.start + reg.held.shape[1] != rows).any()):
+        reg.memory, reg.start, reg.held = dst.memory, rows, np.zeros((*shape, 0), dtype=np.uint8)
+    held = reg.held.shape[-1]
+    if held and (reg.memory is not dst.memory or (reg.start + held != rows).any()):
         undefined_behaviour(  # the eager run raises the first such iteration's error
             UndefinedBehaviourError(
                 "StoreUnAlign: an iteration's stream moved while it holds bytes"
@@ -265,14 +267,14 @@ def store_streams(reg: UnalignRegForStore, dst: Any, values: Bytes, count: int) 
         )
     if not dst.fits(nbytes):
         dst.view(count, "writes")  # raises (the loop then runs eagerly: the iteration's error)
-    begin: Any = reg.start if pending else rows  # (one address per iteration)
-    payload = np.ascontiguousarray(lanes).view(np.uint8).reshape(n, nbytes)
-    data = np.concatenate([reg.held, payload], axis=1)
+    begin: Any = reg.start if held else rows  # (one address per iteration)
+    payload = np.ascontiguousarray(lanes).view(np.uint8).reshape(*shape, nbytes)
+    data = np.concatenate([reg.held, payload], axis=-1)
     end = int(rows[0]) + nbytes
     width = max(_floor(end), int(begin[0])) - int(begin[0])  # alike in every row
     if width:
-        dst.write_bytes(begin, np.arange(n), data[:, :width])
-    reg.start, reg.held, reg.used = begin + width, data[:, width:].copy(), True
+        dst.write_bytes(begin, np.arange(n), data[..., :width])
+    reg.start, reg.held, reg.used = begin + width, data[..., width:].copy(), True
 
 
 def post_streams(reg: UnalignRegForStore, dst: Any) -> None:
@@ -281,7 +283,7 @@ def post_streams(reg: UnalignRegForStore, dst: Any) -> None:
     *reg* holds one stream per iteration (:func:`store_streams`), each ending at that
     iteration's address in *dst*.
     """
-    held = reg.held.shape[1]
+    held = reg.held.shape[-1]
     if not held:
         return
     if reg.memory is not dst.memory or (reg.start + held != dst.rows).any():
@@ -289,7 +291,7 @@ def post_streams(reg: UnalignRegForStore, dst: Any) -> None:
             UndefinedBehaviourError("StoreUnAlignPost: an iteration's stream stopped elsewhere")
         )
     dst.write_bytes(reg.start, np.arange(dst.rows.size), reg.held)
-    reg.held = reg.held[:, :0]
+    reg.held = reg.held[..., :0]
 
 
 def store_post(reg: UnalignRegForStore, dst: Pointer[Any]) -> None:
@@ -303,7 +305,7 @@ def store_post(reg: UnalignRegForStore, dst: Pointer[Any]) -> None:
     ...
     ascreg.errors.UninitializedRegisterError: StoreUnAlignPost on an UnalignRegForStore ...
     """
-    if reg.held.ndim == 2:  # a batched loop's streams, one per iteration
+    if reg.held.ndim > 1:  # a batched loop's streams, one per iteration
         post_streams(reg, dst)
         return
     if not reg.used:

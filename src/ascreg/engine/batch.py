@@ -626,13 +626,11 @@ class RowPointer(UbPtr[Any]):
         low, high = int(starts.min()), int(starts.max()) + width
         if self.block is None or not self._holds(low, high):
             raise fallback("an access leaves its allocation in some iteration", scope="layout")
-        if memory.data.ndim != 1:
-            raise fallback("an unaligned store stream in a block group", scope="state")
         self._cover(high)
         gaps = np.diff(starts)
         step = int(gaps[0]) if gaps.size and (gaps == gaps[0]).all() else None
         _ACTIVE[-1].access(memory, starts, width, True, self.iterations()[rows], step, (low, high))
-        memory.data[starts[:, None] + np.arange(width)] = data
+        memory.data[..., starts[:, None] + np.arange(width)] = data  # (a group's: every block's)
 
     def stream_rows(self, register: Any) -> None:
         """Check a store about to continue *register*'s streams, one per row (journal them first).
@@ -643,7 +641,7 @@ class RowPointer(UbPtr[Any]):
         """
         _ACTIVE[-1].row_streams(register)
         held = register.held
-        begin = register.start if held.ndim == 2 and held.shape[1] else self.rows
+        begin = register.start if held.ndim > 1 and held.shape[-1] else self.rows
         offsets = begin % 32
         if (offsets != offsets[0]).any():
             raise fallback("unaligned streams placed unlike in their blocks", scope="layout")
@@ -1336,15 +1334,14 @@ class Batch:
         """Check a store through *register*'s streams, one per iteration; journal it at their start.
 
         Each iteration's stream starts empty: refused when the register holds bytes from
-        before the loop, in a flattened inner loop (its rows chain) and in a block group.
+        before the loop, and in a flattened inner loop (its rows chain). In a block group the
+        register holds each block's streams (blocks first).
         :meth:`commit` refuses streams that end an iteration holding bytes (the next
         iteration's first store would lose them).
         """
-        if ALL_BLOCKS[0]:
-            raise fallback("an unaligned stream in a block group", scope="state")
         if self.phase is not None:
             raise fallback("per-iteration unaligned streams in a flattened inner loop")
-        if register.held.ndim == 2:
+        if register.held.ndim > 1:
             return  # (journaled when its streams started)
         if isinstance(register, UnalignRegForLoad) or register.pending:
             raise fallback("an unaligned store stream holding bytes from before the loop")
@@ -1356,11 +1353,12 @@ class Batch:
         """Leave each register of per-iteration streams as the last iteration's left it."""
         for register, _state in self.streams.values():
             held = getattr(register, "held", None)  # (a load stream's register holds none)
-            if held is None or held.ndim != 2:
+            if held is None or held.ndim == 1:
                 continue
-            if held.shape[1]:
+            if held.shape[-1]:
                 raise fallback("an iteration's unaligned store stream ends holding bytes")
-            register.held, register.start = held[0], int(register.start[-1])
+            register.held = np.zeros(0, dtype=np.uint8)
+            register.start = int(register.start[-1])
 
     def carried_stream(self, ref: Ref[Any], stride: Any, register: Any) -> None:
         """Give an unaligned stream's post-update ``Ref`` one pointer per iteration (in place).
@@ -1656,7 +1654,7 @@ class Batch:
             whole = self.iterations  # (a part already: the loop ends where its rest does)
             if self.rest:
                 whole = range(whole.start, self.rest.stop, whole.step)
-            self.site.splits[whole] = error.count  # the next run starts with the part
+            self.site.split(whole, self.inputs, error.count)  # the next run starts with it
             head = self.retry(self.iterations[: error.count])
             if head is not None:  # (a part of that part, if one split before)
                 head.rest = whole[len(head.iterations) :]

@@ -518,7 +518,7 @@ def _attempt(
     A range whose batch split before (``batch.Split``) starts with the part that batched; the
     rest runs eagerly (the part is checked again: a smaller one is found if it must be).
     """
-    head = site.splits.get(iterations) if type(iterations) is range else None
+    head = site.split_at(iterations, inputs) if type(iterations) is range else None
     part = iterations if head is None else iterations[:head]
     attempt = batching.enter(site, part, quiet=quiet)
     if attempt is not None:

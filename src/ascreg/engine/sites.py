@@ -99,8 +99,8 @@ class Site:
         """Why the loop last ran eagerly."""
         self.refused: dict[Any, str] = {}
         """For each input form refused at run time (:func:`form_of`), why."""
-        self.splits: dict[range, int] = {}
-        """For each range whose batch split (``batch.Split``), how many iterations batched."""
+        self.splits: dict[Any, int] = {}
+        """For each range and layout whose batch split (``batch.Split``), how many batched."""
         self.warned = False
 
     # -- what happened --
@@ -121,6 +121,18 @@ class Site:
                 self.filename,
                 self.lineno,
             )
+
+    def split(self, iterations: range, inputs: tuple[Any, ...] | None, count: int) -> None:
+        """Remember that a batch of *iterations* split after *count* (for the same layout)."""
+        if len(self.splits) >= REFUSALS_PER_LOOP:
+            self.splits.pop(next(iter(self.splits)))
+        self.splits[iterations, form_of(iterations, inputs, layout=True)] = count
+
+    def split_at(self, iterations: range, inputs: tuple[Any, ...] | None) -> int | None:
+        """Return where a batch of *iterations* split before, for the same layout (or None)."""
+        if not self.splits:
+            return None
+        return self.splits.get((iterations, form_of(iterations, inputs, layout=True)))
 
     def refuse(
         self, iterations: range, inputs: tuple[Any, ...] | None, scope: str, reason: str
