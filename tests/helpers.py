@@ -48,6 +48,18 @@ def launch(body: Callable[..., None], *args: Any, blocks: int = 1, dyn_ub: int =
     C.__global__(C.__vector__(body))[blocks, dyn_ub, None](*args)
 
 
+def assert_batched_is_eager(run: Callable[..., tuple[Any, Any, list[str]]], case: Any) -> list[str]:
+    """Run *case* batched and eagerly; assert the same error and state; return the batched log.
+
+    ``run(case, eager=...)`` returns ``(state, error, log)`` (a differential test's runner).
+    """
+    batched_state, batched_error, log = run(case, eager=False)
+    eager_state, eager_error, _ = run(case, eager=True)
+    assert batched_error == eager_error
+    assert batched_state == eager_state
+    return log
+
+
 @contextlib.contextmanager
 def batch_log() -> Iterator[list[str]]:
     """Collect the ``ascreg.batch`` log messages (DEBUG: how each VF loop ran) of the block."""

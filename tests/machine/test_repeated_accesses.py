@@ -22,7 +22,7 @@ from ascreg import Reg, UbPtr, __simd_vf__, float32_t
 from ascreg.errors import AscregError
 from ascreg.machine.kernel import BlockContext, block
 from ascreg.machine.sync import Pipe, RowsAccess
-from helpers import batch_log
+from helpers import assert_batched_is_eager, batch_log
 
 LANES = 64
 """float32 lanes of one register."""
@@ -101,10 +101,7 @@ def cases(draw: st.DrawFn) -> dict[str, Any]:
 @settings(max_examples=150, deadline=None)
 @given(cases())
 def test_repeated_accesses_leave_the_eager_records(case: dict[str, Any]) -> None:
-    batched_state, batched_error, _ = run(case, eager=False)
-    eager_state, eager_error, _ = run(case, eager=True)
-    assert batched_error == eager_error
-    assert batched_state == eager_state
+    assert_batched_is_eager(run, case)
 
 
 def test_repeated_accesses_run_batched() -> None:

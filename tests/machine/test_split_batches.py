@@ -20,7 +20,7 @@ import ascreg
 from ascreg import ReduceType, Ref, Reg, StoreDist, __simd_vf__, float32_t
 from ascreg.errors import AscregError
 from ascreg.machine.kernel import BlockContext, block
-from helpers import batch_log
+from helpers import assert_batched_is_eager, batch_log
 
 LANES = 64
 
@@ -113,10 +113,7 @@ def cases(draw: st.DrawFn) -> dict[str, Any]:
 @settings(max_examples=150, deadline=None)
 @given(cases())
 def test_loads_of_other_iterations_stores_are_the_eager_loads(case: dict[str, Any]) -> None:
-    batched_state, batched_error, _ = run(case, eager=False)
-    eager_state, eager_error, _ = run(case, eager=True)
-    assert batched_error == eager_error
-    assert batched_state == eager_state
+    assert_batched_is_eager(run, case)
 
 
 def test_tail_loads_into_earlier_outputs_batch_up_to_the_first_reader() -> None:

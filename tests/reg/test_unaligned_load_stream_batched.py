@@ -24,7 +24,7 @@ from ascreg import MemType, Ref, Reg, __simd_vf__, float32_t, half, uint8_t, uin
 from ascreg.c_api import asc_loadunalign_postupdate, vector_load_unalign
 from ascreg.errors import AscregError
 from ascreg.machine.kernel import BlockContext, block
-from helpers import batch_log
+from helpers import assert_batched_is_eager, batch_log
 
 DTYPES = [uint8_t, half, float32_t, uint32_t]
 
@@ -124,10 +124,7 @@ def cases(draw: st.DrawFn) -> dict[str, Any]:
 @settings(max_examples=150, deadline=None)
 @given(cases())
 def test_a_load_stream_in_a_loop_is_the_eager_stream(case: dict[str, Any]) -> None:
-    batched_state, batched_error, _ = run(case, eager=False)
-    eager_state, eager_error, _ = run(case, eager=True)
-    assert batched_error == eager_error
-    assert batched_state == eager_state
+    assert_batched_is_eager(run, case)
 
 
 def test_load_streams_run_batched() -> None:

@@ -29,7 +29,7 @@ from ascreg.c_api import (
 )
 from ascreg.errors import AscregError
 from ascreg.machine.kernel import BlockContext, block
-from helpers import batch_log
+from helpers import assert_batched_is_eager, batch_log
 
 DTYPES = [uint8_t, half, float32_t, uint32_t]
 
@@ -142,10 +142,7 @@ def cases(draw: st.DrawFn) -> dict[str, Any]:
 @settings(max_examples=150, deadline=None)
 @given(cases())
 def test_a_stream_per_iteration_is_the_eager_streams(case: dict[str, Any]) -> None:
-    batched_state, batched_error, _ = run(case, eager=False)
-    eager_state, eager_error, _ = run(case, eager=True)
-    assert batched_error == eager_error
-    assert batched_state == eager_state
+    assert_batched_is_eager(run, case)
 
 
 def test_streams_per_iteration_run_batched() -> None:

@@ -22,7 +22,7 @@ from ascreg import Ref, Reg, __simd_vf__, float32_t, half, uint8_t, uint32_t
 from ascreg.c_api import asc_storeunalign_postupdate, vector_store_unalign
 from ascreg.errors import AscregError
 from ascreg.machine.kernel import BlockContext, block
-from helpers import batch_log
+from helpers import assert_batched_is_eager, batch_log
 
 DTYPES = [uint8_t, half, float32_t, uint32_t]
 
@@ -136,10 +136,7 @@ def cases(draw: st.DrawFn) -> dict[str, Any]:
 @settings(max_examples=120, deadline=None)
 @given(cases())
 def test_a_stream_in_a_loop_is_the_eager_stream(case: dict[str, Any]) -> None:
-    batched_state, batched_error, _ = run(case, eager=False)
-    eager_state, eager_error, _ = run(case, eager=True)
-    assert batched_error == eager_error
-    assert batched_state == eager_state
+    assert_batched_is_eager(run, case)
 
 
 def test_streams_run_batched() -> None:
