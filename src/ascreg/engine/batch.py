@@ -122,8 +122,9 @@ class Unflattened(Exception):
 class Split(Exception):
     """Raised through a batch whose iteration ``count`` first reads bytes an earlier one stores.
 
-    A whole-register load over-reading into another iteration's output, say. Not a :class:`Fallback`: the batch is undone and runs again over its first ``count``
-    iterations, which give the eager result, and the loop runs the rest eagerly.
+    A whole-register load over-reading into another iteration's output, say. Not a
+    :class:`Fallback`: the batch is undone and runs again over its first ``count`` iterations,
+    which give the eager result, and the loop runs the rest eagerly.
     """
 
     def __init__(self, count: int) -> None:
@@ -1126,10 +1127,10 @@ class Batch:
         self.watched = False
         """True once an access reached a memory with a hook (a running block's UB)."""
         self.retry: Callable[..., Batch | None] | None = None
-        """Start the attempt again (over the given iterations, or all of them)."""
+        """What starts the attempt anew, over the given iterations or all of them (set by
+        :func:`ascreg.engine.plans.start`)."""
         self.rest: range = range(0)
         """The iterations the loop runs eagerly after this batch (:class:`Split`)."""
-        """What starts the attempt anew (set by :func:`ascreg.engine.plans.start`)."""
         self.expanded = None
         """What a flattened inner loop gives its local inputs (never, for a batch)."""
         self.base_epoch = self.epoch
@@ -1483,8 +1484,8 @@ class Batch:
         iteration reads bytes an earlier one stores (the masked-off tail of a whole-register
         load running into another iteration's output), this raises :class:`Split` at the first
         such iteration: the iterations before it give the eager result batched, and eager order
-        runs the rest (its loads of the stored bytes race with the stores as they always do). A masked store counts the bytes up to each row's last enabled lane
-        (:attr:`enabled`).
+        runs the rest (its loads of the stored bytes race with the stores as they always do).
+        A masked store counts the bytes up to each row's last enabled lane (:attr:`enabled`).
         """
         accesses, enabled = self.accesses, self.enabled
         split: int | None = None
