@@ -138,7 +138,7 @@ class Inner:
 
     __slots__ = ("batch", "expanded", "index", "iterations", "site")
     rest = range(0)
-    """The iterations run eagerly after it: none (a flattened loop does not split)."""
+    """No iterations run eagerly after it (a flattened loop does not split)."""
 
     def __init__(
         self, batch: Batch, site: Any, iterations: range, expanded: tuple[Any, ...]
