@@ -139,3 +139,48 @@ def test_a_load_ahead_of_the_store_batches() -> None:
     state, error, log = run(case, eager=False)
     assert error is None and any("batched over 12 iterations" in line for line in log), log
     assert state == run(case, eager=True)[0]
+
+
+@__simd_vf__
+def row_sums_of(src: Any, out: Any, n: int, width: int, row: int) -> None:
+    """``row_sums`` with plain int arguments: a VF a plan may replay whole."""
+    x = Reg.RegTensor[float32_t]()
+    total = Reg.RegTensor[float32_t]()
+    for i in range(n):
+        one = Reg.CreateMask[float32_t, Reg.MaskPattern.VL1]()
+        mask = Reg.UpdateMask[float32_t](Ref(width))
+        Reg.LoadAlign(x, src + i * row)
+        Reg.Reduce[ReduceType.SUM](total, x, mask)
+        Reg.StoreAlign[float32_t, StoreDist.DIST_FIRST_ELEMENT_B32](out + i, total, one)
+
+
+def calls_of_a_split_loop(eager: bool) -> tuple[list[bytes], list[list[str]]]:
+    """Call ``row_sums_of`` four times on new rows; return the UB after each and the logs."""
+    n, row = 20, 40
+    ctx, states, logs = BlockContext(), [], []
+    with block(ctx):
+        with ctx.simd_vf():
+            src = ctx.ub.alloc(float32_t, n * row + 8 * n + LANES)
+            src.write(np.zeros(n * row + 8 * n + LANES, np.float32))
+        for k in range(4):
+            with ctx.simd_vf():  # new rows each call: a replay that ran nothing would show
+                src.write((np.arange(n * row) % (13 + k) - 6).astype(np.float32))
+            with batch_log() as log, ascreg.policy(execution="eager" if eager else "batched"):
+                row_sums_of(src, src + n * row, n, row, row)
+            states.append(ctx.ub.data.tobytes() + ctx.written.tobytes())
+            logs.append(log)
+    return states, logs
+
+
+def test_a_split_loop_replays_its_batched_part_and_runs_the_rest() -> None:
+    """Later calls replay the recorded plan of the part that batched; the rest runs eagerly.
+
+    The plan covers the part only, so it is never the whole VF's plan (which would skip the
+    rest): every call leaves the eager bytes.
+    """
+    states, logs = calls_of_a_split_loop(eager=False)
+    assert states == calls_of_a_split_loop(eager=True)[0]
+    assert any("tried again up to iteration 19" in line for line in logs[0]), logs[0]
+    line = row_sums_of.__wrapped__.__code__.co_firstlineno + 5  # (its loop)
+    for log in logs[1:]:
+        assert log == [f"row_sums_of line {line}: batched over 19 iterations (a recorded plan)"]

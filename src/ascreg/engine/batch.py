@@ -1607,8 +1607,8 @@ class Batch:
         plan = None if recorder is None else recorder.plan(self, values)  # before commit: an
         self.commit()  # error in either undoes the batch
         self.recorder = None
-        if plan is not None:
-            self.site.keep(plan, recorder, self.iterations)
+        if plan is not None:  # (a split range's head is not the whole VF's loop)
+            self.site.keep(plan, recorder, self.iterations, whole=not self.rest)
         return (self.final_index(), *[self.last(v) for v in values])
 
     def last(self, value: Any) -> Any:

@@ -728,9 +728,10 @@ def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
     """Return the statements that replay or try *loop* batched, else run it eagerly.
 
     The helper returns the loop's final values when a recorded plan replayed it
-    (:mod:`ascreg.engine.plans`), a :class:`~ascreg.engine.batch.Batch` to run the body in,
-    or None (eager); an attempt that cannot give the eager result is undone and the loop runs
-    eagerly.
+    (:mod:`ascreg.engine.plans`; a :class:`~ascreg.engine.plans.Head` when the plan replayed
+    the part of a split range that batches: the rest then runs eagerly), a
+    :class:`~ascreg.engine.batch.Batch` to run the body in, or None (eager); an attempt that
+    cannot give the eager result is undone and the loop runs eagerly.
     """
     node = loop.node
     assert isinstance(node.target, ast.Name)
@@ -770,6 +771,10 @@ def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
         f"{rng} = range()\n" + read + f"{attempt} = {HELPER}({key}, {rng}, {inputs})\n"
         f"if type({attempt}) is tuple:\n"
         f"  {targets} = {attempt}\n"
+        f"elif isinstance({attempt}, tuple):\n"  # a plan replayed the head of a split range
+        f"  {targets} = {attempt}\n"
+        f"  {rng} = {attempt}.rest\n"
+        f"  {attempt} = None\n"
         f"elif {attempt} is not None:\n"
         f"  {before} = {{k: v for k, v in locals().items() if k in {bound!r}}}\n"
         f"  while {attempt} is not None:\n"
@@ -796,7 +801,9 @@ def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
     assign.value.args = node.iter.args  # type: ignore[attr-defined]
     chosen, eager_if = statements[-2], statements[-1]
     assert isinstance(chosen, ast.If) and isinstance(eager_if, ast.If)
-    attempt_if = chosen.orelse[0]
+    head_if = chosen.orelse[0]
+    assert isinstance(head_if, ast.If)
+    attempt_if = head_if.orelse[0]
     assert isinstance(attempt_if, ast.If)
     retrying = attempt_if.body[1]
     assert isinstance(retrying, ast.While)

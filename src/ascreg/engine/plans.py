@@ -530,10 +530,40 @@ def _attempt(
     return attempt
 
 
+class Head(tuple):  # type: ignore[type-arg]
+    """The final values of a plan that replayed the head of a split range, and the rest.
+
+    A range whose batch split (``batch.Split``) records its plan for the part that batched;
+    a later call replays that part and runs the iterations in :attr:`rest` eagerly.
+
+    Examples
+    --------
+    >>> head = Head((3, "x"), range(4, 6))
+    >>> head, head.rest
+    ((3, 'x'), range(4, 6))
+    """
+
+    rest: range
+
+    def __new__(cls, finals: tuple[Any, ...], rest: range) -> Head:
+        """Return the *finals* (loop variable, then the assigned names) with *rest* attached."""
+        made = super().__new__(cls, finals)
+        made.rest = rest
+        return made
+
+
 def _replay(site: Site, iterations: Any, inputs: tuple[Any, ...]) -> tuple[Any, ...] | None:
-    """Replay the first plan of *site* whose guard passes; None if none did."""
+    """Replay the first plan of *site* whose guard passes; None if none did.
+
+    A range that split before replays the part that batched (its plan's range) and returns
+    a :class:`Head`.
+    """
     if type(iterations) is not range or batching._ACTIVE:
         return None
+    whole = iterations
+    head = site.split_at(iterations, inputs)
+    if head is not None:
+        iterations = iterations[:head]
     if _STACK and _STACK[-1].pipe is not Pipe.PIPE_V:
         return None  # an op would refuse to run outside a VF: let the body say so
     plans = site.plans
@@ -567,7 +597,8 @@ def _replay(site: Site, iterations: Any, inputs: tuple[Any, ...]) -> tuple[Any, 
         return None
     _to_front(site.plans, plan)
     # a slot holds a register, mask or Ref: Batch.last gives it back as it is
-    return (iterations[-1], *[env[v] if s else v for s, v in plan.finals])
+    finals = (iterations[-1], *[env[v] if s else v for s, v in plan.finals])
+    return finals if head is None else Head(finals, whole[head:])
 
 
 def _ran(attempt: Batch, run: Callable[[list[Any]], None], env: list[Any], finish: Any) -> bool:

@@ -157,14 +157,15 @@ class Site:
         found = self.refused.get(ANY_FORM) or self.refused.get(form_of(iterations, inputs))
         return found or self.refused.get(form_of(iterations, inputs, layout=True))
 
-    def keep(self, plan: Any, recorder: Any, iterations: range) -> None:
+    def keep(self, plan: Any, recorder: Any, iterations: range, *, whole: bool = True) -> None:
         """Put *plan* first, dropping the least recently used beyond :data:`PLANS_PER_LOOP`.
 
-        The loop of a VF replayed whole also gives the VF the plan (``Whole.adopt``).
+        The loop of a VF replayed whole also gives the VF the plan (``Whole.adopt``) when
+        the plan ran its *whole* range (not the head of a split one).
         """
         self.plans.insert(0, plan)
         del self.plans[PLANS_PER_LOOP:]
-        if self.whole is not None:
+        if self.whole is not None and whole:
             self.whole.adopt(plan, recorder, iterations)
 
     def extra_inputs(self) -> tuple[Any, ...] | None:
