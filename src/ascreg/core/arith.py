@@ -128,15 +128,20 @@ def _float_minmax(
     """Max/Min with IEEE NaN propagation and the spec's signed-zero rule."""
 
     def op(a: Lanes, b: Lanes) -> Lanes:
-        with quiet():  # NaN operands are data here, not numpy warnings
+        token = STATE.set(IGNORE)  # NaN operands are data here, not numpy warnings
+        try:
             result = pick(a, b)
             if a.dtype.kind == "f" or a.dtype == _BFLOAT16:
-                both_zero = (a == 0) & (b == 0)
-                if both_zero.any():
+                # only a zero result can come from two zeros: one test in the common case
+                zero = result == 0
+                if zero.tobytes().find(1) >= 0:
+                    both_zero = zero & (a == 0) & (b == 0)
                     bits = a.view(f"u{a.itemsize}")
                     merged = sign_merge(bits, b.view(f"u{a.itemsize}")).view(a.dtype)
                     result = np.where(both_zero, merged, result)
-        return result
+            return result
+        finally:
+            STATE.reset(token)
 
     return op
 
