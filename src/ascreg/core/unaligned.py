@@ -60,7 +60,8 @@ ALIGN_BYTES = DATA_BLOCK
 """Size of an unaligned register and the alignment unit it bridges (32 bytes)."""
 
 
-def _floor(address: int) -> int:
+def _floor(address: Any) -> Any:
+    """Return the 32-byte boundary at or below *address* (an int or an array of them)."""
     return address - address % ALIGN_BYTES
 
 
@@ -227,7 +228,7 @@ def store_rows(reg: UnalignRegForStore, dst: Any, values: Bytes, count: int) -> 
     begin = reg.start if reg.pending else dst.address
     data = np.concatenate([reg.held, np.ascontiguousarray(lanes).view(np.uint8).reshape(-1)])
     ends = rows + nbytes
-    cuts = np.maximum.accumulate(np.maximum(ends - ends % ALIGN_BYTES, begin))
+    cuts = np.maximum.accumulate(np.maximum(_floor(ends), begin))
     begins = np.concatenate([[begin], cuts[:-1]])
     widths = cuts - begins
     for width in np.unique(widths[widths > 0]).tolist():
@@ -245,9 +246,8 @@ def store_streams(reg: UnalignRegForStore, dst: Any, values: Bytes, count: int) 
     assigned ``dst.value = ...``): each iteration's stores stream from there, and *reg* holds
     one row of bytes per iteration (``held`` iterations x bytes, a block group's blocks first;
     ``start`` one address each) until the iteration's ``StoreUnAlignPost`` writes them
-    (:func:`post_streams`). The rows
-    lie alike in their 32-byte blocks (the batch refuses others), so every iteration writes
-    as many bytes, as :func:`store` writes them.
+    (:func:`post_streams`). The rows lie alike in their 32-byte blocks (the batch refuses
+    others), so every iteration writes as many bytes, as :func:`store` writes them.
     """
     rows = dst.rows
     n = rows.size
