@@ -534,7 +534,7 @@ class Head(tuple):  # type: ignore[type-arg]
     """The final values of a plan that replayed the head of a split range, and the rest.
 
     A range whose batch split (``batch.Split``) records its plan for the part that batched;
-    a later call replays that part and runs the iterations in :attr:`rest` eagerly.
+    a later call replays that part and runs the iterations in ``rest`` eagerly.
 
     Examples
     --------
