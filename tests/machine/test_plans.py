@@ -414,3 +414,99 @@ def test_a_nest_on_queue_buffers(caplog: pytest.LogCaptureFixture) -> None:
 
     _, lines = calls([run(seed) for seed in range(3)], caplog)
     assert ran(lines, "whole") + ran(lines, "loop") >= 8
+
+
+@ascreg.__simd_vf__
+def made_in_the_body(dst: UbPtr[uint16_t], a: UbPtr[uint16_t], count: int) -> Any:
+    """Registers and a mask made in the loop body (as C++ declares them in the loop's scope).
+
+    ``before`` is made before the loop and first written in it (one of the loop's inputs).
+    The body's registers of the last iteration are returned.
+    """
+    before = Reg.RegTensor[uint16_t]()
+    remaining = Ref(count)
+    for i in range(-(-count // L16)):
+        mask = Reg.UpdateMask[uint16_t](remaining)
+        x = Reg.RegTensor[uint16_t]()
+        y, z = (Reg.RegTensor[uint16_t]() for _ in range(2))
+        high = Reg.MaskReg()
+        Reg.LoadAlign(x, a + i * L16)
+        Reg.CompareScalar[uint16_t, CMPMODE.GT](high, x, 1000, mask)
+        Reg.ShiftRights(y, x, SHIFT, mask)
+        Reg.Select(z, y, x, high)
+        Reg.Adds(before, z, 1, mask)
+        Reg.StoreAlign(dst + i * L16, before, mask)
+    return x, z, high, before
+
+
+class Holder:
+    """An object holding a register made before a loop."""
+
+    def __init__(self) -> None:
+        self.before = Reg.RegTensor[uint16_t]()
+
+
+@ascreg.__simd_vf__
+def reached_through_an_object(dst: UbPtr[uint16_t], a: UbPtr[uint16_t], count: int) -> Any:
+    """:func:`made_in_the_body` with ``before`` reached through an object, not an input.
+
+    A plan would have to write that register, not one it makes anew: none is recorded.
+    """
+    held = Holder()
+    remaining = Ref(count)
+    for i in range(-(-count // L16)):
+        mask = Reg.UpdateMask[uint16_t](remaining)
+        x = Reg.RegTensor[uint16_t]()
+        y, z = (Reg.RegTensor[uint16_t]() for _ in range(2))
+        high = Reg.MaskReg()
+        Reg.LoadAlign(x, a + i * L16)
+        Reg.CompareScalar[uint16_t, CMPMODE.GT](high, x, 1000, mask)
+        Reg.ShiftRights(y, x, SHIFT, mask)
+        Reg.Select(z, y, x, high)
+        Reg.Adds(held.before, z, 1, mask)
+        Reg.StoreAlign(dst + i * L16, held.before, mask)
+    return x, z, high, held.before
+
+
+def test_registers_made_in_the_body_are_made_anew_by_a_plan(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The plan makes the body's registers and mask again on every replay.
+
+    Each call returns its own last-iteration registers (a later replay leaves an earlier
+    call's as they were), and the register made before the loop holds the last iteration's.
+    """
+    call = made_calls(made_in_the_body)
+    results, lines = calls([call(k) for k in range(4)], caplog)
+    assert ran(lines, "loop") == 3, lines
+    first = call(0)()  # a replay: the registers it returns are new ones
+    assert _same(first, results[0])
+    kept = [np.asarray(r).copy() for r in first[:4]]
+    call(5)()
+    assert all(np.array_equal(np.asarray(r), k) for r, k in zip(first[:4], kept, strict=True))
+
+
+def made_calls(vf: Any) -> Callable[[int], Callable[[], Any]]:
+    """Return ``call(seed)``: a call of *vf* on new data (its registers and the UB after it)."""
+    ub = UnifiedBuffer()
+    a, d = ub.alloc(uint16_t, 1024), ub.alloc(uint16_t, 1024)
+
+    def call(seed: int) -> Callable[[], Any]:
+        def run() -> Any:
+            a.write(np.random.default_rng(seed).integers(0, 1 << 16, 1024))
+            made = vf(d, a, 1000)
+            return (*made, d.read(1024))
+
+        return run
+
+    return call
+
+
+def test_a_register_reached_through_an_object_is_not_made_anew(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Its loop batches, records no plan (it is not an input), and leaves the eager bytes."""
+    call = made_calls(reached_through_an_object)
+    _, lines = calls([call(k) for k in range(3)], caplog)
+    assert ran(lines, "loop") == 0 and ran(lines, "body") == 3, lines
+    assert any("RegTensor[uint16_t] that is not an input" in line for line in lines), lines

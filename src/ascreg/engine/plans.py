@@ -177,8 +177,12 @@ class Recorder:
             made = self._made(value)
             if made is not None:
                 return True, made
+        elif held is value and isinstance(value, RegTensor | MaskReg):
+            made = self._made_register(value)
+            if made is not None:
+                return True, made
         if value is not None and not isinstance(value, _IMMUTABLE):
-            self.failed = f"an operand of type {type(value).__name__} made in the loop body"
+            self.failed = f"an operand of type {type(value).__name__} that is not an input"
         return False, value
 
     def _made(self, ref: Ref[Any]) -> int | None:
@@ -201,6 +205,23 @@ class Recorder:
         # made before the running phase of a flattened inner loop that takes it first
         maker = _making if ref.born == batch.epoch else _making_before
         self.calls.append((maker, None, None, (initial,), ref, [(False, initial)], slot))
+        return slot
+
+    def _made_register(self, register: RegTensor[Any, Any] | MaskReg) -> int | None:
+        """Give a register or mask made in the loop body a slot, made anew by the program.
+
+        The recorder sees each op call after it ran, so the first call a register made in the
+        body (in the batch's running epoch, never a carried one) appears in is the first that
+        touched it: it was unwritten before that call, as the one the program makes just
+        before the step is. None for one made elsewhere (before the loop, or before the
+        running phase of a flattened inner loop).
+        """
+        if getattr(register, "born", None) != batching.current().epoch:
+            return None
+        slot = self.slots[id(register)] = len(self.inputs) + len(self.kept)
+        self.kept.append(register)
+        kind = type(register)
+        self.calls.append((lambda op, impl, a, r: kind, None, None, (), register, [], slot))
         return slot
 
     def phase(self, step: Callable[..., None], *args: Any) -> None:

@@ -39,6 +39,7 @@ from ascreg.errors import (
 from ascreg.machine.convert import to_dtype
 from ascreg.machine.hook import ACTIVE
 from ascreg.machine.memory import DATA_BLOCK, Memory, Pointer
+from ascreg.machine.ref import EPOCH
 from ascreg.machine.undefined import plain, undefined_lanes
 
 VL = 256
@@ -156,7 +157,7 @@ class RegTensor(Generic[T, R]):
     array([0, 1, 2, 3], dtype=int16)
     """
 
-    __slots__ = ("_lanes",)
+    __slots__ = ("_lanes", "born")
     dtype: ClassVar[type[Scalar]]
     trait: ClassVar[type[RegTrait]]
     lanes: ClassVar[int]
@@ -222,6 +223,7 @@ class RegTensor(Generic[T, R]):
                 call="Reg.RegTensor",
             )
         self._lanes: np.ndarray[Any, Any] | None = None
+        self.born = EPOCH[0]  # (a batched loop's plan makes one made in its body anew)
 
     @property
     def written(self) -> bool:
@@ -530,10 +532,11 @@ class MaskReg:
     100
     """
 
-    __slots__ = ("_bits", "_lanes_of")
+    __slots__ = ("_bits", "_lanes_of", "born")
 
     def __init__(self) -> None:
         self._bits: np.ndarray[Any, Any] | None = None
+        self.born = EPOCH[0]  # (a batched loop's plan makes one made in its body anew)
         # (enables, stride): the contiguous lane enables at that stride that the bits hold, so
         # that an op reading the mask at that stride skips the strided view; while _bits is
         # None (an eager compare's result), the bits are spread from them on first read
