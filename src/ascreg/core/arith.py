@@ -22,7 +22,7 @@ import numpy as np
 
 from ascreg._dtypes import bfloat16_t
 from ascreg.core.bitwise import bitwise
-from ascreg.core.elementary import divide
+from ascreg.core.elementary import any_set, divide
 from ascreg.core.fpenv import IGNORE, STATE, quiet
 
 _BFLOAT16 = bfloat16_t.np_dtype  # compared by equality: dtype.name is slow in numpy
@@ -134,7 +134,7 @@ def _float_minmax(
             if a.dtype.kind == "f" or a.dtype == _BFLOAT16:
                 # only a zero result can come from two zeros: one test in the common case
                 zero = result == 0
-                if zero.tobytes().find(1) >= 0:
+                if any_set(zero):
                     both_zero = zero & (a == 0) & (b == 0)
                     bits = a.view(f"u{a.itemsize}")
                     merged = sign_merge(bits, b.view(f"u{a.itemsize}")).view(a.dtype)

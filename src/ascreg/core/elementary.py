@@ -288,7 +288,7 @@ class _Function:
         """
         outside = lanes < self._fast_from  # a NaN compares False: it is fast
         few = None
-        if _any(outside):
+        if any_set(outside):
             few = np.flatnonzero(outside)
             if few.size * SLOW_SHARE > lanes.size:
                 result[...] = self._proven(lanes, ftz)
@@ -321,7 +321,7 @@ class _Function:
         """
         token = STATE.set(IGNORE)  # signalling NaNs, log(0), log(<0), overflow: IEEE data
         try:
-            if ftz and self.flush_input and _any(values < _SMALLEST_NORMAL[values.dtype]):
+            if ftz and self.flush_input and any_set(values < _SMALLEST_NORMAL[values.dtype]):
                 values = flush_subnormals(values)  # below: negatives and zeros too (kept)
             wide = values.astype(np.float64)
             approx = self.fast(wide)
@@ -330,7 +330,7 @@ class _Function:
             result, undecided = rounding.round_decided(approx, values.dtype)
             if undecided is not None:
                 _settle(self.name, wide, result, undecided)
-            flush = ftz and self.subnormal_results and _any(values < _NORMAL_EXP_FROM[values.dtype])  # fmt: skip
+            flush = ftz and self.subnormal_results and any_set(values < _NORMAL_EXP_FROM[values.dtype])  # fmt: skip
             return _flushed(result, flush)
         finally:
             STATE.reset(token)
@@ -354,8 +354,14 @@ _NORMAL_EXP_FROM: dict[np.dtype[Any], Lanes] = {np.dtype(np.float16): np.array(-
 below it a result may be subnormal and FTZ has work to do."""
 
 
-def _any(flags: Lanes) -> bool:
-    """Return whether any lane of a boolean array is set (cheaper than ``.any()`` on a register)."""
+def any_set(flags: Lanes) -> bool:
+    """Return whether any lane of a boolean array is set (cheaper than ``.any()`` on a register).
+
+    Examples
+    --------
+    >>> any_set(np.array([False, True])), any_set(np.zeros(64, bool))
+    (True, False)
+    """
     return flags.tobytes().find(1) >= 0
 
 
@@ -363,7 +369,7 @@ def _float_root(values: Lanes, flush: bool) -> Lanes:
     """Float32 ``sqrt``: numpy's IEEE root of the (with *flush*, flushed) lanes."""
     token = STATE.set(IGNORE)  # negative lanes and signalling NaNs: NaN, not warnings
     try:
-        if flush and _any(values < _FLOAT_SMALLEST_NORMAL):
+        if flush and any_set(values < _FLOAT_SMALLEST_NORMAL):
             values = flush_subnormals(values)
         root: Lanes = np.sqrt(values)
         return root

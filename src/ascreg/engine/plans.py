@@ -216,7 +216,7 @@ class Recorder:
         before the step is. None for one made elsewhere (before the loop, or before the
         running phase of a flattened inner loop).
         """
-        if getattr(register, "born", None) != batching.current().epoch:
+        if register.born != batching.current().epoch:
             return None
         slot = self.slots[id(register)] = len(self.inputs) + len(self.kept)
         self.kept.append(register)
@@ -539,8 +539,7 @@ def _attempt(
     A range whose batch split before (``batch.Split``) starts with the part that batched; the
     rest runs eagerly (the part is checked again: a smaller one is found if it must be).
     """
-    head = site.split_at(iterations, inputs) if type(iterations) is range else None
-    part = iterations if head is None else iterations[:head]
+    part = site.batched_part(iterations, inputs) if type(iterations) is range else iterations
     attempt = batching.enter(site, part, quiet=quiet)
     if attempt is not None:
         attempt.rest = iterations[len(part) :]
@@ -581,12 +580,9 @@ def _replay(site: Site, iterations: Any, inputs: tuple[Any, ...]) -> tuple[Any, 
     """
     if type(iterations) is not range or batching._ACTIVE:
         return None
-    whole = iterations
-    head = site.split_at(iterations, inputs)
-    if head is not None:
-        iterations = iterations[:head]
     if _STACK and _STACK[-1].pipe is not Pipe.PIPE_V:
         return None  # an op would refuse to run outside a VF: let the body say so
+    whole, iterations = iterations, site.batched_part(iterations, inputs)
     plans = site.plans
     if RECORDING:  # a profile records: only the plans whose ops the profiler's table holds
         plans = [plan for plan in plans if plan.made == GENERATION[0]]
@@ -619,7 +615,8 @@ def _replay(site: Site, iterations: Any, inputs: tuple[Any, ...]) -> tuple[Any, 
     _to_front(site.plans, plan)
     # a slot holds a register, mask or Ref: Batch.last gives it back as it is
     finals = (iterations[-1], *[env[v] if s else v for s, v in plan.finals])
-    return finals if head is None else Head(finals, whole[head:])
+    rest = whole[len(iterations) :]
+    return Head(finals, rest) if rest else finals
 
 
 def _ran(attempt: Batch, run: Callable[[list[Any]], None], env: list[Any], finish: Any) -> bool:

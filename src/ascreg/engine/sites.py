@@ -128,11 +128,16 @@ class Site:
             self.splits.pop(next(iter(self.splits)))
         self.splits[iterations, form_of(iterations, inputs, layout=True)] = count
 
-    def split_at(self, iterations: range, inputs: tuple[Any, ...] | None) -> int | None:
-        """Return where a batch of *iterations* split before, for the same layout (or None)."""
+    def batched_part(self, iterations: range, inputs: tuple[Any, ...] | None) -> range:
+        """Return the iterations a batch runs: those before a split for the same layout, else all.
+
+        The rest run eagerly after them (:meth:`split` remembered where a batch of the same
+        range and layout split).
+        """
         if not self.splits:
-            return None
-        return self.splits.get((iterations, form_of(iterations, inputs, layout=True)))
+            return iterations
+        head = self.splits.get((iterations, form_of(iterations, inputs, layout=True)))
+        return iterations if head is None else iterations[:head]
 
     def refuse(
         self, iterations: range, inputs: tuple[Any, ...] | None, scope: str, reason: str
