@@ -31,6 +31,7 @@ from ascreg import (
     int16_t,
     uint16_t,
 )
+from ascreg.basic import __VEC_SCOPE__
 from ascreg.c_api import (
     EVENT_ID0,
     PIPE_MTE2,
@@ -46,6 +47,7 @@ from ascreg.c_api import (
     asc_vf_call,
 )
 from ascreg.engine import loops
+from ascreg.machine.kernel import __aicore__
 
 L16 = 128
 SHIFT = 3
@@ -414,6 +416,96 @@ def test_a_nest_on_queue_buffers(caplog: pytest.LogCaptureFixture) -> None:
 
     _, lines = calls([run(seed) for seed in range(3)], caplog)
     assert ran(lines, "whole") + ran(lines, "loop") >= 8
+
+
+@__aicore__
+def scaled_rows(y: Any, x: Any, rows: int, spelled_with_offset: bool) -> None:
+    """A ``__VEC_SCOPE__`` loop that reads its tensors through ``GetPhyAddr()`` in its body.
+
+    With *spelled_with_offset* the body passes an argument to the call (``GetPhyAddr(0)``):
+    a plan could not guard that, so none is recorded.
+    """
+    with __VEC_SCOPE__:
+        r, full = Reg.RegTensor[uint16_t](), Reg.CreateMask[uint16_t]()
+        if spelled_with_offset:
+            for i in range(rows):
+                Reg.LoadAlign(r, x.GetPhyAddr(0) + i * L16)
+                Reg.Muls(r, r, 3, full)
+                Reg.StoreAlign(y.GetPhyAddr(0) + i * L16, r, full)
+        else:
+            for i in range(rows):
+                Reg.LoadAlign(r, x.GetPhyAddr() + i * L16)
+                Reg.Muls(r, r, 3, full)
+                Reg.StoreAlign(y.GetPhyAddr() + i * L16, r, full)
+
+
+def tensor_tiles(spelled_with_offset: bool) -> Callable[[int], Callable[[], Any]]:
+    """Return ``run(seed)``: a launch of four tiles through double-buffered queues.
+
+    The queues hand out their two buffers in turn, so the tensors' addresses alternate
+    between tiles: a plan must compare what ``GetPhyAddr()`` returns, not keep the first.
+    """
+    from ascreg.basic import DataCopy, GlobalTensor, TPipe, TPosition, TQue
+
+    rows, tiles = 4, 4
+    tile = rows * L16
+    gm = ascreg.GlobalMemory()
+    src, dst = gm.alloc(uint16_t, tiles * tile), gm.alloc(uint16_t, tiles * tile)
+
+    @__global__
+    @__vector__
+    def kernel() -> None:
+        pipe = TPipe()
+        x_gm, y_gm = GlobalTensor[uint16_t](), GlobalTensor[uint16_t]()
+        x_gm.SetGlobalBuffer(src, tiles * tile)
+        y_gm.SetGlobalBuffer(dst, tiles * tile)
+        in_q, out_q = TQue[TPosition.VECIN, 2](), TQue[TPosition.VECOUT, 2]()
+        pipe.InitBuffer(in_q, 2, tile * 2)
+        pipe.InitBuffer(out_q, 2, tile * 2)
+        for t in range(tiles):
+            x = in_q.AllocTensor[uint16_t]()
+            DataCopy(x, x_gm[t * tile], tile)
+            in_q.EnQue(x)
+            x = in_q.DeQue[uint16_t]()
+            y = out_q.AllocTensor[uint16_t]()
+            scaled_rows(y, x, rows, spelled_with_offset)
+            in_q.FreeTensor(x)
+            out_q.EnQue(y)
+            y = out_q.DeQue[uint16_t]()
+            DataCopy(y_gm[t * tile], y, tile)
+            out_q.FreeTensor(y)
+
+    def run(seed: int) -> Callable[[], Any]:
+        def launch() -> Any:
+            src.write(np.random.default_rng(seed).integers(0, 300, tiles * tile))
+            kernel[1, 0, None]()
+            return dst.read(tiles * tile)
+
+        return launch
+
+    return run
+
+
+def test_a_plan_guards_the_tensors_the_body_reads_through_a_pure_method(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The loop's plan compares each tensor's ``GetPhyAddr()``; every launch equals eager.
+
+    The first tile of each buffer pair records a plan; the other ten replay one.
+    """
+    run = tensor_tiles(spelled_with_offset=False)
+    results, lines = calls([run(seed) for seed in range(3)], caplog)
+    assert ran(lines, "loop") == 10, lines
+    source = np.random.default_rng(2).integers(0, 300, 16 * L16)
+    np.testing.assert_array_equal(results[2], (source * 3).astype(np.uint16))
+
+
+def test_a_pure_method_called_with_arguments_records_no_plan(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    run = tensor_tiles(spelled_with_offset=True)
+    _, lines = calls([run(seed) for seed in range(2)], caplog)
+    assert ran(lines, "loop") == 0 and ran(lines, "body") == 8, lines
 
 
 @ascreg.__simd_vf__

@@ -124,9 +124,11 @@ class _Loop:
         """The inputs that are the enclosing function's local names (a flattened run of the
         loop inside a batched outer one rebinds them, :mod:`ascreg.engine.nested`)."""
         self.extras: tuple[tuple[dict[str, Any], str], ...] = ()
+        """The module names the helpers it calls read, as ``(globals, name)`` pairs."""
         self.checked: set[tuple[int, int]] = set()
         """Where the body calls a method checked pure when it runs batched (line, column)."""
-        """The module names the helpers it calls read, as ``(globals, name)`` pairs."""
+        self.receivers: tuple[tuple[int, tuple[str, ...]], ...] = ()
+        """The inputs (by position) whose pure methods the body calls, and those methods."""
 
     def describe(self) -> str:
         """Return ``"<where>: batched ..."`` or ``"<where>: eager: <reason>"``."""
@@ -217,9 +219,32 @@ def _judge(loop: _Loop, func: Callable[..., Any], local: set[str]) -> None:
     loop.assigned = [n for n in _ordered_stores(node.body) if n != node.target.id]
     loop.maybe = [n for n in loop.assigned if n not in definite]
     loop.inputs = sorted(body.read - stored) if body.recordable else None
+    if loop.inputs is not None:
+        receivers = _receivers(body, node.body, loop.inputs)
+        loop.inputs = None if receivers is None else loop.inputs
+        loop.receivers = receivers or ()
     loop.local = [name for name in loop.inputs or () if name in local]
     loop.extras = tuple(body.extras.values())
     loop.checked = body.checked
+
+
+def _receivers(
+    body: _Body, statements: list[ast.stmt], inputs: list[str]
+) -> tuple[tuple[int, tuple[str, ...]], ...] | None:
+    """Return the inputs whose pure methods the body calls, by position, with those methods.
+
+    None when a plan cannot guard them: the name is assigned in the body, or read there other
+    than as the receiver of those calls (a plan's guard compares only what the calls return).
+    """
+    found = []
+    for name, methods in sorted(body.receivers.items()):
+        if name not in inputs:
+            return None
+        uses = (n for s in statements for n in ast.walk(s) if isinstance(n, ast.Name) and n.id == name)  # fmt: skip
+        if any(id(use) not in body.receiver_nodes for use in uses):
+            return None
+        found.append((inputs.index(name), tuple(sorted(methods))))
+    return tuple(found)
 
 
 def _header(node: ast.For, func: Callable[..., Any], local: set[str]) -> None:
@@ -292,6 +317,10 @@ class _Body:
         self.extras: dict[tuple[int, str], tuple[dict[str, Any], str]] = {}
         self.checked: set[tuple[int, int]] = set()
         """Where the body calls a method the batched run checks is pure (line, column)."""
+        self.receivers: dict[str, set[str]] = {}
+        """The names whose pure methods the body calls without arguments, and those methods."""
+        self.receiver_nodes: set[int] = set()
+        """The ids of the name nodes that are those calls' receivers."""
 
     # -- statements --
 
@@ -409,11 +438,31 @@ class _Body:
                 self.checked.add((call.func.lineno, call.func.col_offset))
             else:
                 raise _Refusal(f"calls {ast.unparse(call.func)}, which is not an ascreg operation")
-            self.recordable = False  # (a plan would keep the value it made from this call's)
+            self.pure_call(call)
             return
         if not _constructs(target):
             marker = getattr(target, FORWARDER_MARKER, None)
             self.recordable &= marker is True and not hasattr(target, "__wrapped__")
+
+    def pure_call(self, call: ast.Call) -> None:
+        """Note a pure method's call ``name.method()`` a plan can guard; else no plan is recorded.
+
+        A plan keeps the values the body made from the call's result as constants, so its
+        guard compares the result of calling the method again (:meth:`Site.received`): the
+        receiver must be a name without arguments to the call, in the body itself.
+        """
+        func = call.func
+        if (
+            self.depth == 0
+            and isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and not call.args
+            and not call.keywords
+        ):
+            self.receivers.setdefault(func.value.id, set()).add(func.attr)
+            self.receiver_nodes.add(id(func.value))
+        else:
+            self.recordable = False
 
     def callee(self, helper: Any, spelling: str) -> None:
         """Check the body of a ``__simd_callee__`` helper, which runs as part of the body."""
@@ -876,7 +925,7 @@ def batched(
         recordable = loop.inputs is not None and plans.ENABLED
         local = tuple((loop.inputs or []).index(name) for name in loop.local)
         sites.append(Site(loop.where, code.co_filename, loop.node.lineno, loop.reason,
-                          recordable, loop.extras, local))  # fmt: skip
+                          recordable, loop.extras, local, loop.receivers))  # fmt: skip
     whole = None if scoped else _whole(definition, loops, func, _local_names(definition))
     helpers: dict[str, Any] = {
         HELPER: lambda key, rng, inputs: plans.start(sites[key], rng, inputs),

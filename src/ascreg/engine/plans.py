@@ -519,6 +519,8 @@ def start(site: Site, iterations: Any, inputs: tuple[Any, ...] | None) -> Any:
         inner = nested.flatten(site, iterations, inputs)
         if inner is not None:
             return inner
+    if inputs is not None and site.receivers:
+        inputs = site.received(inputs)
     if inputs is not None and site.plans:
         done = _replay(site, iterations, inputs)
         if done is not None:

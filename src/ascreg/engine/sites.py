@@ -26,7 +26,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from ascreg.errors import EagerLoopWarning
+from ascreg.errors import PURE_MARKER, EagerLoopWarning
 from ascreg.machine.memory import Pointer
 
 PLANS_PER_LOOP = 8
@@ -63,11 +63,14 @@ class Site:
         guard compares them too).
     local
         The positions among the body's inputs of the enclosing function's local names.
+    receivers
+        The positions among the body's inputs of the objects whose pure methods the body calls
+        (``tensor.GetPhyAddr()``), each with those methods' names (:meth:`received`).
     """
 
     __slots__ = (
         "counts", "extras", "filename", "flatten", "last", "lineno", "locals", "plans",
-        "recordable", "refused", "splits", "static", "warned", "where", "whole",
+        "receivers", "recordable", "refused", "splits", "static", "warned", "where", "whole",
     )  # fmt: skip
 
     def __init__(
@@ -79,6 +82,7 @@ class Site:
         recordable: bool = True,
         extras: tuple[tuple[dict[str, Any], str], ...] = (),
         local: tuple[int, ...] = (),
+        receivers: tuple[tuple[int, tuple[str, ...]], ...] = (),
     ) -> None:
         self.where = where
         self.filename = filename
@@ -89,6 +93,7 @@ class Site:
         self.locals = local
         """The positions among its inputs of the enclosing function's local names (what a
         flattened run rebinds, :mod:`ascreg.engine.nested`)."""
+        self.receivers = receivers
         self.flatten = True
         """False once the loop, run inside a batched outer loop, could not run flattened."""
         self.plans: list[Any] = []
@@ -179,6 +184,36 @@ class Site:
             return tuple(names[name] for names, name in self.extras)
         except KeyError:
             return None
+
+    def received(self, inputs: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        """Return *inputs* as a plan sees them: each receiver's class, then its calls' results.
+
+        The body reads a receiver only through its pure methods, which give equal results
+        for equal receivers, so a plan compares those results (a pointer, by memory, address,
+        element type and allocation) and the receiver's class; they come after the inputs,
+        in the order of ``receivers``. None when a method is not marked pure (the batched
+        run refuses the call).
+
+        Examples
+        --------
+        >>> from ascreg import UnifiedBuffer, uint8_t
+        >>> p = UnifiedBuffer().alloc(uint8_t, 64)
+        >>> class Tensor:
+        ...     def GetPhyAddr(self): return p
+        >>> Site("vf line 3", "<demo>", 3, receivers=((0, ("GetPhyAddr",)),)).received((Tensor(), 7)) == (Tensor, 7, p)
+        True
+        """
+        seen = list(inputs)
+        results = []
+        for k, methods in self.receivers:
+            receiver = inputs[k]
+            seen[k] = type(receiver)
+            for name in methods:
+                method = getattr(receiver, name, None)
+                if getattr(method, PURE_MARKER, False) is not True:
+                    return None
+                results.append(method())  # type: ignore[misc]
+        return (*seen, *results)
 
     # -- what ascreg says --
 
