@@ -197,10 +197,13 @@ class Site:
         Examples
         --------
         >>> from ascreg import UnifiedBuffer, uint8_t
+        >>> from ascreg.errors import mark_pure
         >>> p = UnifiedBuffer().alloc(uint8_t, 64)
         >>> class Tensor:
+        ...     @mark_pure
         ...     def GetPhyAddr(self): return p
-        >>> Site("vf line 3", "<demo>", 3, receivers=((0, ("GetPhyAddr",)),)).received((Tensor(), 7)) == (Tensor, 7, p)
+        >>> site = Site("vf line 3", "<demo>", 3, receivers=((0, ("GetPhyAddr",)),))
+        >>> site.received((Tensor(), 7)) == (Tensor, 7, p)
         True
         """
         seen = list(inputs)
