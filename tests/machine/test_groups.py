@@ -418,6 +418,51 @@ def test_a_stream_per_row_runs_for_the_whole_group(
     assert "kernel: blocks 0-3 ran as one group" in _grouped(group_log, "kernel")
 
 
+@__simd_vf__
+def folds_into_the_same_buffer(y: UbPtr[float32_t], x: UbPtr[float32_t]) -> None:
+    """Rows of 40 floats at x, each one's five 8-float sums streamed to x[192 + 8 i ...].
+
+    The last row's registers run into the sums rows 0-2 stored, in the same buffer (lanes
+    masked off): the loop batches rows 0-2, then row 3 as a part of its own, whose loads race
+    with those stores as eager order's do (their lanes undefined). The sums then go to y.
+    """
+    a, total = Reg.RegTensor[float32_t](), Reg.RegTensor[float32_t]()
+    eight = Reg.CreateMask[float32_t, Reg.MaskPattern.VL8]()
+    u, dst = Reg.UnalignRegForStore(), Ref(x)
+    for i in range(4):
+        dst.value = x + 192 + i * 8
+        for j in range(5):
+            Reg.LoadAlign(a, x + i * 40 + j * 8)
+            Reg.Reduce[ReduceType.SUM](total, a, eight)
+            Reg.StoreUnAlign(dst, total, u, 1)
+        Reg.StoreUnAlignPost(dst, u, 0)
+    Reg.LocalMemBar[MemType.VEC_STORE, MemType.VEC_LOAD]()
+    for k in range(1):  # (a loop: a group runs only loops' accesses for all its blocks)
+        Reg.LoadAlign(a, x + 192 + k)
+        Reg.StoreAlign(y + k, a, Reg.CreateMask[float32_t, Reg.MaskPattern.VL32]())
+
+
+def test_a_split_loop_runs_its_rest_as_a_part_for_the_whole_group(
+    without_groups: Any, group_log: pytest.LogCaptureFixture, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The rows after the split run batched for every block at once, not block by block."""
+    folds = one_vf_kernel(folds_into_the_same_buffer, out=32)
+    source = np.random.default_rng(11).integers(-8, 8, 4 * N).astype(np.float32)
+    with caplog.at_level(logging.DEBUG, logger="ascreg.batch"):
+        grouped = _run_one_vf(folds, 4, source)
+    np.testing.assert_array_equal(grouped, without_groups(lambda: _run_one_vf(folds, 4, source)))
+    rows = source.reshape(4, N)
+    want = rows[:, 192:224].copy()  # (the gaps between each row's sums keep x's bytes)
+    want.reshape(4, 4, 8)[..., :5] = rows[:, :160].reshape(4, 4, 5, 8).sum(axis=-1)
+    np.testing.assert_array_equal(grouped[:, :32], want)  # (exact: small integers)
+    messages = [r.getMessage() for r in caplog.records if "folds_into_the_same_buffer line" in r.getMessage()]  # fmt: skip
+    assert any("tried again up to iteration 3" in m for m in messages), messages
+    assert any("batched over 1 iterations" in m for m in messages), messages
+    per_block = [r for r in group_log.records if r.name == "ascreg.groups" and "folds_into" in r.getMessage()]  # fmt: skip
+    assert per_block == []  # not block by block
+    assert "kernel: blocks 0-3 ran as one group" in _grouped(group_log, "kernel")
+
+
 SEEN: list[int] = []
 
 

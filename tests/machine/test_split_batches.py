@@ -184,3 +184,63 @@ def test_a_split_loop_replays_its_batched_part_and_runs_the_rest() -> None:
     line = row_sums_of.__wrapped__.__code__.co_firstlineno + 5  # (its loop)
     for log in logs[1:]:
         assert log == [f"row_sums_of line {line}: batched over 19 iterations (a recorded plan)"]
+
+
+@__simd_vf__
+def reload(buf: Any, out: Any, case: dict[str, Any]) -> None:
+    """Store the second half of each 128-float row, then load each row from ``offset``, unordered.
+
+    With no barrier between, eager order's loads race with those stores: the lanes of row
+    ``i``'s register over its second half (from lane ``64 - offset``) are undefined; ``width``
+    lanes of each register go to ``out``.
+    """
+    x, full = Reg.RegTensor[float32_t](), Reg.CreateMask[float32_t]()
+    offset, width = case["offset"], case["width"]  # (ints the loops read)
+    for i in range(case["n"]):
+        Reg.Duplicate(x, np.float32(3.0), full)
+        Reg.StoreAlign(buf + i * 2 * LANES + LANES, x, full)
+    for i in range(case["n"]):
+        Reg.LoadAlign(x, buf + i * 2 * LANES + offset)
+        Reg.StoreAlign(out + i * LANES, x, Reg.UpdateMask[float32_t](Ref(width)))
+
+
+def run_reload(case: dict[str, Any], eager: bool) -> tuple[Any, ...]:
+    """Run :func:`reload` on fresh rows; return what both runs must agree on, and the log."""
+    n = case["n"]
+    ctx = BlockContext()
+    with block(ctx):
+        with ctx.simd_vf():  # the host's writes, ordered before the VF (as a flag would)
+            buf = ctx.ub.alloc(float32_t, 2 * n * LANES)
+            buf.write((np.arange(2 * n * LANES) % 13 - 6).astype(np.float32))
+            out = ctx.ub.alloc(float32_t, n * LANES)
+            out.write(np.zeros(n * LANES, np.float32))
+        error = None
+        with batch_log() as log, ascreg.policy(execution="eager" if eager else "batched"):
+            try:
+                reload(buf, out, case)
+            except AscregError as raised:
+                error = (type(raised), str(raised).split("\n")[0])
+        records = [(r.pipe, r.start, r.end, r.write, r.seq, r.order) for r in ctx.tracker.records]
+        state = (ctx.ub.data.tobytes(), ctx.written.tobytes(), records)
+    return state, error, log
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.fixed_dictionaries(
+        {
+            "n": st.integers(2, 12),
+            "offset": st.sampled_from([8, 16, 32, 56]),
+            "width": st.integers(1, LANES),
+        }
+    )
+)
+def test_loads_of_what_the_vf_stored_before_the_loop_race_as_in_eager_order(
+    case: dict[str, Any],
+) -> None:
+    """Batched, the lanes over the stored bytes are undefined: a store of one is the eager
+    error, and a loop that stores none of them runs batched."""
+    log = assert_batched_is_eager(run_reload, case)
+    if case["width"] <= LANES - case["offset"]:  # (both loops)
+        batched = f"batched over {case['n']} iterations"
+        assert sum(batched in line for line in log) == 2, log  # (a replay, or a recorded plan)

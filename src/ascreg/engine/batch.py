@@ -63,7 +63,7 @@ from ascreg.machine.registers import (
     storage,
 )
 from ascreg.machine.sync import PIPE_V, RowsAccess
-from ascreg.machine.undefined import UndefinedLanes
+from ascreg.machine.undefined import UndefinedLanes, undefined_lanes, with_undefined
 
 LOG = logging.getLogger("ascreg.batch")
 """Reports, at DEBUG level, each VF loop that ran batched or eagerly and why."""
@@ -124,7 +124,8 @@ class Split(Exception):
 
     A whole-register load over-reading into another iteration's output, say. Not a
     :class:`Fallback`: the batch is undone and runs again over its first ``count`` iterations,
-    which give the eager result, and the loop runs the rest eagerly.
+    which give the eager result, and the loop runs the rest eagerly (in a block group, whose
+    VF cannot run eagerly, as another part: ``ascreg.engine.plans.rest``).
     """
 
     def __init__(self, count: int) -> None:
@@ -813,7 +814,17 @@ class RowPointer(UbPtr[Any]):
         a load of one register does (:meth:`view_past_allocation`).
         """
         lanes, fresh = self._lanes(count, False)
-        return lanes if fresh else lanes.copy()
+        loaded = lanes if fresh else lanes.copy()
+        context = getattr(self.memory.on_access, "__self__", None)
+        if isinstance(context, BlockContext):  # bytes its VF stored before the loop: they race
+            raced = context.raced_rows(self.rows, count * self.dtype.size)
+            if raced is not None:
+                batch = _ACTIVE[-1]
+                batch.raced.add(len(batch.accesses) - 1)
+                flags = raced[1].reshape(self.rows.size, count, -1).any(axis=2)
+                undefined = np.broadcast_to(flags, loaded.shape) | undefined_lanes(loaded)
+                return with_undefined(loaded, undefined, raced[0].origin)  # type: ignore[no-any-return]
+        return loaded
 
     def view_past_allocation(self, count: int, action: str) -> tuple[Lanes, Lanes]:
         """Return ``iterations x count`` elements of rows that may run past the allocation.
@@ -1115,6 +1126,9 @@ class Batch:
         """Per position in :attr:`accesses` of a masked store: what gives the bytes each row
         writes, from its start up to its last enabled lane (:meth:`check_memory` asks only
         when the whole registers overlap)."""
+        self.raced: set[int] = set()
+        """The positions in :attr:`accesses` of the loads whose lanes over bytes their VF
+        stored before the loop are undefined (``BlockContext.raced_rows``)."""
         self.recorder: Any = None
         """The :class:`~ascreg.engine.plans.Recorder` of this run's op calls, if it records a
         plan (set by :func:`ascreg.engine.plans.start`)."""
@@ -1457,7 +1471,7 @@ class Batch:
             context = hook.__self__  # type: ignore[attr-defined]
         # no checkpoint to undo: access_rows changes the block only when it returns True, and
         # nothing after it in commit() can fail
-        if not context.access_rows(plan):
+        if not context.access_rows(plan, frozenset(self.raced)):
             raise fallback("the block's checks need the accesses one by one", scope="state")
 
     def _reported(self) -> tuple[BlockContext | None, list[int]]:
@@ -1651,7 +1665,7 @@ class Batch:
             LOG.debug("%s: tried again, its inner loops in order (%s)", self.where, error)
             return self.retry()
         if isinstance(error, Split) and not replay and self.retry is not None:
-            LOG.debug("%s: tried again up to %s, the rest eagerly", self.where, error)
+            LOG.debug("%s: tried again up to %s, then the rest", self.where, error)
             whole = self.iterations  # (a part already: the loop ends where its rest does)
             if self.rest:
                 whole = range(whole.start, self.rest.stop, whole.step)

@@ -94,6 +94,8 @@ WHOLE = "__ascreg_whole__"
 """The name under which the rewritten function reaches :meth:`~ascreg.engine.plans.Whole.start`."""
 HELPER = "__ascreg_batch__"
 """The name under which the rewritten function reaches :func:`~ascreg.engine.plans.start`."""
+REST = "__ascreg_rest__"
+"""The rewrite's name of :func:`~ascreg.engine.plans.rest` (the iterations after a split)."""
 EAGER = "__ascreg_eager__"
 """The name under which a loop that never batches tells its site it runs (eagerly)."""
 BOUND = "__ascreg_bound__"
@@ -778,9 +780,10 @@ def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
 
     The helper returns the loop's final values when a recorded plan replayed it
     (:mod:`ascreg.engine.plans`; a :class:`~ascreg.engine.plans.Head` when the plan replayed
-    the part of a split range that batches: the rest then runs eagerly), a
-    :class:`~ascreg.engine.batch.Batch` to run the body in, or None (eager); an attempt that
-    cannot give the eager result is undone and the loop runs eagerly.
+    the part of a split range that batches), a :class:`~ascreg.engine.batch.Batch` to run the
+    body in, or None (eager); an attempt that cannot give the eager result is undone and the
+    loop runs eagerly. The iterations after a split part go to :func:`~ascreg.engine.plans.rest`
+    (another part in a block group, else eagerly).
     """
     node = loop.node
     assert isinstance(node.target, ast.Name)
@@ -818,13 +821,14 @@ def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
     )
     template = (
         f"{rng} = range()\n" + read + f"{attempt} = {HELPER}({key}, {rng}, {inputs})\n"
-        f"if type({attempt}) is tuple:\n"
+        f"while {attempt} is not None:\n"
+        f" if type({attempt}) is tuple:\n"
         f"  {targets} = {attempt}\n"
-        f"elif isinstance({attempt}, tuple):\n"  # a plan replayed the head of a split range
+        f"  {rng} = range(0)\n"
+        f" elif isinstance({attempt}, tuple):\n"  # a plan replayed the head of a split range
         f"  {targets} = {attempt}\n"
         f"  {rng} = {attempt}.rest\n"
-        f"  {attempt} = None\n"
-        f"elif {attempt} is not None:\n"
+        f" else:\n"
         f"  {before} = {{k: v for k, v in locals().items() if k in {bound!r}}}\n"
         f"  while {attempt} is not None:\n"
         f"   try:\n"
@@ -832,13 +836,15 @@ def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
         f"    {targets} = {attempt}.finish(({values}))\n"
         + restore
         + unbind
-        + f"    {rng} = {attempt}.rest\n    if {rng}:\n      {attempt} = None\n    break\n"
+        + f"    {rng} = {attempt}.rest\n    break\n"
         f"   except BaseException as __ascreg_error:\n"
         f"    {attempt} = {attempt}.abandon(__ascreg_error)\n"
         + put_back
-        + f"if {attempt} is None:\n"
-        f"  for {index} in {rng}:\n"
-        f"    pass\n"
+        + f"  if {attempt} is None:\n"
+        f"   break\n"
+        f" {attempt} = {REST}({key}, {rng}, {inputs}) if {rng} else None\n"
+        f"for {index} in {rng}:\n"
+        f"  pass\n"
     )
     statements = ast.parse(template).body
     for statement in statements:
@@ -848,20 +854,18 @@ def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
     assign = statements[0]
     assert isinstance(assign, ast.Assign) and isinstance(assign.value, ast.Call)
     assign.value.args = node.iter.args  # type: ignore[attr-defined]
-    chosen, eager_if = statements[-2], statements[-1]
-    assert isinstance(chosen, ast.If) and isinstance(eager_if, ast.If)
+    parts, eager = statements[-2], statements[-1]
+    assert isinstance(parts, ast.While) and isinstance(eager, ast.For)
+    chosen = parts.body[0]
+    assert isinstance(chosen, ast.If)
     head_if = chosen.orelse[0]
     assert isinstance(head_if, ast.If)
-    attempt_if = head_if.orelse[0]
-    assert isinstance(attempt_if, ast.If)
-    retrying = attempt_if.body[1]
+    retrying = head_if.orelse[1]
     assert isinstance(retrying, ast.While)
     trial = retrying.body[0]
     assert isinstance(trial, ast.Try)
     at = next(k for k, s in enumerate(trial.body) if isinstance(s, ast.Pass))
     trial.body[at : at + 1] = [_Batched(loop.checked).visit(_copy(s)) for s in node.body]
-    eager = eager_if.body[0]
-    assert isinstance(eager, ast.For)
     eager.body = node.body
     return statements
 
@@ -929,6 +933,7 @@ def batched(
     whole = None if scoped else _whole(definition, loops, func, _local_names(definition))
     helpers: dict[str, Any] = {
         HELPER: lambda key, rng, inputs: plans.start(sites[key], rng, inputs),
+        REST: lambda key, rng, inputs: plans.rest(sites[key], rng, inputs),
         EAGER: lambda key: _eager(sites[key]),
         BOUND: _bound_or_unbound,
         UNBOUND_NAME: batch.UNBOUND,

@@ -533,6 +533,17 @@ def start(site: Site, iterations: Any, inputs: tuple[Any, ...] | None) -> Any:
     return _attempt(site, iterations, inputs)
 
 
+def rest(site: Site, iterations: range, inputs: tuple[Any, ...] | None) -> Any:
+    """Start the *iterations* after a split part as :func:`start` does in a block group, else None.
+
+    A block group's VF, run once for all its blocks, cannot run iterations eagerly (it would
+    then run block by block): there the rest of a split range is another part, batched or
+    replayed on its own (its loads of what the first part stored race with those stores, as
+    in eager order: ``BlockContext.raced_rows``). Elsewhere it runs eagerly.
+    """
+    return start(site, iterations, inputs) if batching.ALL_BLOCKS[0] else None
+
+
 def _attempt(
     site: Site, iterations: Any, inputs: tuple[Any, ...] | None, *, quiet: bool = False
 ) -> Batch | None:

@@ -250,7 +250,7 @@ class BlockContext:
             element = start + first - first % scatter.size
             self._check_written(element, element + scatter.size)
 
-    def access_rows(self, plan: RowsPlan) -> bool:
+    def access_rows(self, plan: RowsPlan, raced: frozenset[int] = frozenset()) -> bool:
         """Report a batched VF loop's UB accesses at once (one group per op); False if unsure.
 
         ``plan.groups[j]`` holds the rows op number ``plan.positions[j]`` of the loop body
@@ -264,7 +264,8 @@ class BlockContext:
         (same bytes, no barrier between, :attr:`RowsPlan.same_iteration`) is refused the same
         way; the pipe hazards are :meth:`PipeTracker.access_rows`'s. If every check passes here
         it passes for each access in eager order, and the marks and records left are the eager
-        ones.
+        ones. *raced*: the positions of the loads that read stored bytes as racing ones
+        (:meth:`raced_rows`: their lanes over them undefined, as eager order makes them).
         """
         if self.pipe is not PIPE_V or not self.in_simd_vf or plan.same_iteration:
             return False
@@ -273,14 +274,14 @@ class BlockContext:
         # else vf_stored is all False (a barrier cleared it)
         stored_before = bool(self.vf_ranges or self.vf_pending)
         full = self.full
-        for group, span in plan.loads:
+        for (group, span), position in zip(plan.loads, plan.load_positions, strict=True):
             if (
                 span not in full  # all_written(), its common answer first
                 and not self.all_written(*span)
                 and not _row_bytes(self.written, group).any(axis=1).all()
             ):
                 return False  # some iteration's load reads no written byte
-            if stored_before and _row_bytes(self._stored(), group).any():
+            if stored_before and position not in raced and _row_bytes(self._stored(), group).any():
                 return False
         if not self.tracker.access_rows(PIPE_V, plan.loop):
             return False
@@ -292,6 +293,36 @@ class BlockContext:
         self.vf_pending += plan.store_groups
         self.vf_pages.update(plan.pages)
         return True
+
+    def raced_rows(
+        self, rows: np.ndarray[Any, Any], width: int
+    ) -> tuple[StoreLoadRace, np.ndarray[Any, Any]] | None:
+        """Return how a batched loop's loads of *width* bytes at *rows* race, or None if not.
+
+        Some row reads bytes this VF stored before the loop with no barrier between: as in
+        eager order (:class:`StoreLoadRace`, the first such row's), its lanes over them are
+        undefined. Returned with which bytes of each row were stored (``rows x width``).
+
+        Examples
+        --------
+        >>> ctx = BlockContext(); _ = ctx.ub.alloc(uint8_t, 64); ctx._cover()
+        >>> ctx.in_simd_vf = True; ctx.vf_ranges.append((4, 8)); ctx.vf_stored[4:8] = True
+        >>> ctx.vf_pages.add(0)
+        >>> ctx.raced_rows(np.array([0, 32]), 8)[1].astype(int).tolist()
+        [[0, 0, 0, 0, 1, 1, 1, 1], [0, 0, 0, 0, 0, 0, 0, 0]]
+        """
+        if not self.in_simd_vf or self.races_read or not (self.vf_ranges or self.vf_pending):
+            return None
+        low, high = int(rows.min()), int(rows.max()) + width
+        if self.vf_pages.isdisjoint(pages_of(low, high)):
+            return None
+        if high > self.written.size:
+            self._cover()
+        stored = self._stored()[rows[:, None] + np.arange(width)]
+        if not stored.any():
+            return None
+        first = int(np.argmax(stored.any(axis=1)))
+        return StoreLoadRace(self, int(rows[first]), stored[first]), stored
 
     def _stored(self) -> np.ndarray[Any, Any]:
         """Return ``vf_stored`` with the pending batched stores set in it."""
@@ -512,8 +543,8 @@ class RowsPlan:
     """
 
     __slots__ = (
-        "end", "groups", "loads", "loop", "pages", "positions", "same_iteration", "store_groups",
-        "stores",
+        "end", "groups", "load_positions", "loads", "loop", "pages", "positions", "same_iteration",
+        "store_groups", "stores",
     )  # fmt: skip
 
     def __init__(self, groups: list[RowsAccess], positions: list[int]) -> None:
@@ -523,6 +554,8 @@ class RowsPlan:
         self.positions = positions
         self.loads = [(g, (g.start, g.end)) for g in groups if not g.write]
         """The loads, each with its span."""
+        self.load_positions = [p for g, p in zip(groups, positions, strict=True) if not g.write]
+        """The positions of the loads."""
         self.store_groups = [g for g in groups if g.write]
         self.stores = [(g, _one_span(g)) for g in self.store_groups]
         """The stores, each with its span if its rows are one span, else None."""

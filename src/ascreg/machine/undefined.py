@@ -252,7 +252,9 @@ def _any_of(masks: list[Arr], shape: tuple[int, ...]) -> Arr:
 
 
 def _origin(values: Any) -> Origin:
-    found = (v.origin for v in values if isinstance(v, UndefinedLanes) and v.origin.where)
+    """Return the origin of the first undefined lanes among *values* (lists of arrays too)."""
+    leaves = _leaves(list(values))
+    found = (v.origin for v in leaves if isinstance(v, UndefinedLanes) and v.origin.where)
     return next(found, _NOWHERE)
 
 
