@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascreg import GlobalMemory, GmPtr, MemType, ReduceType, Ref, Reg, UbPtr, float32_t
+from ascreg import GlobalMemory, GmPtr, MemType, ReduceType, Ref, Reg, StoreDist, UbPtr, float32_t
 from ascreg.basic import (
     __VEC_SCOPE__,
     PIPE_ALL,
@@ -459,6 +459,48 @@ def test_a_split_loop_runs_its_rest_as_a_part_for_the_whole_group(
     assert any("tried again up to iteration 3" in m for m in messages), messages
     assert any("batched over 1 iterations" in m for m in messages), messages
     per_block = [r for r in group_log.records if r.name == "ascreg.groups" and "folds_into" in r.getMessage()]  # fmt: skip
+    assert per_block == []  # not block by block
+    assert "kernel: blocks 0-3 ran as one group" in _grouped(group_log, "kernel")
+
+
+@__simd_vf__
+def sums_after_rows(y: UbPtr[float32_t], x: UbPtr[float32_t]) -> None:
+    """Twelve 8-float rows at x, each one's sum stored at x[96 + i] (rms_norm's last reduce).
+
+    From row 5 on, a row's register runs into the sums the rows before it stored (lanes
+    masked off): rows 0-4 batch, then each later row as a part of its own (a part of one
+    iteration: a group's blocks are rows enough), whose loads race with those stores.
+    """
+    a, total = Reg.RegTensor[float32_t](), Reg.RegTensor[float32_t]()
+    eight = Reg.CreateMask[float32_t, Reg.MaskPattern.VL8]()
+    one = Reg.CreateMask[float32_t, Reg.MaskPattern.VL1]()
+    for i in range(12):
+        Reg.LoadAlign(a, x + i * 8)
+        Reg.Reduce[ReduceType.SUM](total, a, eight)
+        Reg.StoreAlign[float32_t, StoreDist.DIST_FIRST_ELEMENT_B32](x + 96 + i, total, one)
+    Reg.LocalMemBar[MemType.VEC_STORE, MemType.VEC_LOAD]()
+    for k in range(1):  # (a loop: a group runs only loops' accesses for all its blocks)
+        Reg.LoadAlign(a, x + 96 + k)
+        Reg.StoreAlign(y + k, a, Reg.CreateMask[float32_t, Reg.MaskPattern.VL16]())
+
+
+def test_parts_of_one_iteration_run_for_the_whole_group(
+    without_groups: Any, group_log: pytest.LogCaptureFixture, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every row from the first reader on splits off: still one run for the group."""
+    sums = one_vf_kernel(sums_after_rows, out=16)
+    source = np.random.default_rng(12).integers(-8, 8, 4 * N).astype(np.float32)
+    with caplog.at_level(logging.DEBUG, logger="ascreg.batch"):
+        grouped = _run_one_vf(sums, 4, source)
+    np.testing.assert_array_equal(grouped, without_groups(lambda: _run_one_vf(sums, 4, source)))
+    rows = source.reshape(4, N)
+    want = rows[:, 96:112].copy()  # (lanes past the twelve sums keep x's bytes)
+    want[:, :12] = rows[:, :96].reshape(4, 12, 8).sum(axis=-1)  # (exact: small integers)
+    np.testing.assert_array_equal(grouped[:, :16], want)
+    messages = [r.getMessage() for r in caplog.records if "sums_after_rows line" in r.getMessage()]  # fmt: skip
+    assert any("tried again up to iteration 5" in m for m in messages), messages
+    assert any("tried again up to iteration 1" in m for m in messages), messages
+    per_block = [r for r in group_log.records if r.name == "ascreg.groups" and "sums_after" in r.getMessage()]  # fmt: skip
     assert per_block == []  # not block by block
     assert "kernel: blocks 0-3 ran as one group" in _grouped(group_log, "kernel")
 

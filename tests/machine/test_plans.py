@@ -12,7 +12,7 @@ import logging
 import subprocess
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 import numpy as np
@@ -48,6 +48,7 @@ from ascreg.c_api import (
 )
 from ascreg.engine import loops
 from ascreg.machine.kernel import __aicore__
+from ascreg.machine.template import template
 
 L16 = 128
 SHIFT = 3
@@ -506,6 +507,45 @@ def test_a_pure_method_called_with_arguments_records_no_plan(
     run = tensor_tiles(spelled_with_offset=True)
     _, lines = calls([run(seed) for seed in range(2)], caplog)
     assert ran(lines, "loop") == 0 and ran(lines, "body") == 8, lines
+
+
+T = TypeVar("T")
+
+
+@__aicore__
+@template(T)
+def load_as(dst: Any, src: Any, offset: Any) -> None:
+    """A templated helper, as the norm library's ``LoadRegForDtype<T>``."""
+    Reg.LoadAlign[T](dst, src + offset)
+
+
+@ascreg.__simd_vf__
+def through_a_template(dst: UbPtr[uint16_t], a: UbPtr[uint16_t], count: int) -> None:
+    """A loop whose body calls a function template (the loop reads it and its parameter)."""
+    x, y, full = Reg.RegTensor[uint16_t](), Reg.RegTensor[uint16_t](), Reg.CreateMask[uint16_t]()
+    for i in range(count // L16):
+        load_as[uint16_t](x, a, i * L16)
+        Reg.ShiftRights(y, x, SHIFT, full)
+        Reg.StoreAlign(dst + i * L16, y, full)
+
+
+def test_a_loop_calling_a_function_template_replays_its_plan(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The guard compares the template and its parameter by identity."""
+    ub = UnifiedBuffer()
+    a, d = ub.alloc(uint16_t, 1024), ub.alloc(uint16_t, 1024)
+
+    def call(seed: int) -> Callable[[], Any]:
+        def run() -> Any:
+            a.write(np.random.default_rng(seed).integers(0, 1 << 16, 1024))
+            through_a_template(d, a, 1024)
+            return d.read(1024)
+
+        return run
+
+    _, lines = calls([call(k) for k in range(3)], caplog)
+    assert ran(lines, "whole") + ran(lines, "loop") == 2, lines
 
 
 @ascreg.__simd_vf__

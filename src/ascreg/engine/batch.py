@@ -1528,7 +1528,8 @@ class Batch:
                     first = _first_reading_after(store, other, *([] if checked else widths))
                     if first is None:
                         continue  # each iteration reads the bytes before another stores them
-                if first is None or first < MIN_SPLIT:
+                if first is None or first < (1 if ALL_BLOCKS[0] else MIN_SPLIT):  # (a group's
+                    # parts batch with one iteration: its blocks are rows enough)
                     raise fallback(
                         "an iteration accesses UB bytes another iteration stores", scope="layout"
                     )

@@ -58,7 +58,7 @@ import os
 import struct
 import types
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 import numpy as np
@@ -80,6 +80,7 @@ from ascreg.machine.registers import (
     storage,
 )
 from ascreg.machine.sync import Pipe
+from ascreg.machine.template import TemplateFunction
 from ascreg.machine.trace import GENERATION, RECORDING
 
 ENABLED = os.environ.get("ASCREG_PLANS", "1") != "0"
@@ -107,8 +108,12 @@ _BY_IDENTITY = (
     types.FunctionType,
     types.BuiltinFunctionType,
     enum.Enum,
+    TemplateFunction,
+    TypeVar,
 )
-"""Inputs the guard compares by identity (besides ops, None and the booleans)."""
+"""Inputs the guard compares by identity (besides ops, None and the booleans): a function
+template (``LoadRegForDtype[T](...)`` in the body) binds the same function to the same
+arguments every time; a template parameter is a name its module holds."""
 
 
 # -- recording ------------------------------------------------------------------------------------
