@@ -442,25 +442,39 @@ def folds_into_the_same_buffer(y: UbPtr[float32_t], x: UbPtr[float32_t]) -> None
         Reg.StoreAlign(y + k, a, Reg.CreateMask[float32_t, Reg.MaskPattern.VL32]())
 
 
+def _one_group_run(
+    vf: Any, out: int, seed: int, logs: tuple[Any, ...]
+) -> tuple[Any, Any, list[str]]:
+    """Run a four-block :func:`one_vf_kernel` of *vf* grouped, then one block at a time.
+
+    Asserts the same output and that the VF ran once for the group (never block by block);
+    returns the source rows, the output and the VF's loops' batch log.
+    """
+    without_groups, group_log, caplog = logs
+    kernel = one_vf_kernel(vf, out=out)
+    source = np.random.default_rng(seed).integers(-8, 8, 4 * N).astype(np.float32)
+    with caplog.at_level(logging.DEBUG, logger="ascreg.batch"):
+        grouped = _run_one_vf(kernel, 4, source)
+    np.testing.assert_array_equal(grouped, without_groups(lambda: _run_one_vf(kernel, 4, source)))
+    name = vf.__name__
+    per_block = [r for r in group_log.records if r.name == "ascreg.groups" and name in r.getMessage()]  # fmt: skip
+    assert per_block == []  # not block by block
+    assert "kernel: blocks 0-3 ran as one group" in _grouped(group_log, "kernel")
+    messages = [r.getMessage() for r in caplog.records if f"{name} line" in r.getMessage()]
+    return source.reshape(4, N), grouped, messages
+
+
 def test_a_split_loop_runs_its_rest_as_a_part_for_the_whole_group(
     without_groups: Any, group_log: pytest.LogCaptureFixture, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The rows after the split run batched for every block at once, not block by block."""
-    folds = one_vf_kernel(folds_into_the_same_buffer, out=32)
-    source = np.random.default_rng(11).integers(-8, 8, 4 * N).astype(np.float32)
-    with caplog.at_level(logging.DEBUG, logger="ascreg.batch"):
-        grouped = _run_one_vf(folds, 4, source)
-    np.testing.assert_array_equal(grouped, without_groups(lambda: _run_one_vf(folds, 4, source)))
-    rows = source.reshape(4, N)
+    logs = (without_groups, group_log, caplog)
+    rows, grouped, messages = _one_group_run(folds_into_the_same_buffer, 32, 11, logs)
     want = rows[:, 192:224].copy()  # (the gaps between each row's sums keep x's bytes)
     want.reshape(4, 4, 8)[..., :5] = rows[:, :160].reshape(4, 4, 5, 8).sum(axis=-1)
     np.testing.assert_array_equal(grouped[:, :32], want)  # (exact: small integers)
-    messages = [r.getMessage() for r in caplog.records if "folds_into_the_same_buffer line" in r.getMessage()]  # fmt: skip
     assert any("tried again up to iteration 3" in m for m in messages), messages
     assert any("batched over 1 iterations" in m for m in messages), messages
-    per_block = [r for r in group_log.records if r.name == "ascreg.groups" and "folds_into" in r.getMessage()]  # fmt: skip
-    assert per_block == []  # not block by block
-    assert "kernel: blocks 0-3 ran as one group" in _grouped(group_log, "kernel")
 
 
 @__simd_vf__
@@ -488,21 +502,13 @@ def test_parts_of_one_iteration_run_for_the_whole_group(
     without_groups: Any, group_log: pytest.LogCaptureFixture, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Every row from the first reader on splits off: still one run for the group."""
-    sums = one_vf_kernel(sums_after_rows, out=16)
-    source = np.random.default_rng(12).integers(-8, 8, 4 * N).astype(np.float32)
-    with caplog.at_level(logging.DEBUG, logger="ascreg.batch"):
-        grouped = _run_one_vf(sums, 4, source)
-    np.testing.assert_array_equal(grouped, without_groups(lambda: _run_one_vf(sums, 4, source)))
-    rows = source.reshape(4, N)
+    logs = (without_groups, group_log, caplog)
+    rows, grouped, messages = _one_group_run(sums_after_rows, 16, 12, logs)
     want = rows[:, 96:112].copy()  # (lanes past the twelve sums keep x's bytes)
     want[:, :12] = rows[:, :96].reshape(4, 12, 8).sum(axis=-1)  # (exact: small integers)
     np.testing.assert_array_equal(grouped[:, :16], want)
-    messages = [r.getMessage() for r in caplog.records if "sums_after_rows line" in r.getMessage()]  # fmt: skip
     assert any("tried again up to iteration 5" in m for m in messages), messages
     assert any("tried again up to iteration 1" in m for m in messages), messages
-    per_block = [r for r in group_log.records if r.name == "ascreg.groups" and "sums_after" in r.getMessage()]  # fmt: skip
-    assert per_block == []  # not block by block
-    assert "kernel: blocks 0-3 ran as one group" in _grouped(group_log, "kernel")
 
 
 SEEN: list[int] = []

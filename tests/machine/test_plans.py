@@ -377,44 +377,12 @@ def test_a_nest_on_queue_buffers(caplog: pytest.LogCaptureFixture) -> None:
     Each call replays the plan moved to the new allocations, keeping the views the moved
     pointers made of the same memory; every launch equals its eager run.
     """
-    from ascreg.basic import DataCopy, GlobalTensor, TPipe, TPosition, TQue
+    rows, repeats = 4, 3
 
-    rows, repeats, tiles = 4, 3, 4
-    tile = rows * repeats * L16
-    gm = ascreg.GlobalMemory()
-    src, dst = gm.alloc(uint16_t, tiles * tile), gm.alloc(uint16_t, tiles * tile)
+    def compute(y: Any, x: Any) -> None:
+        asc_vf_call[row_scale](y.GetPhyAddr(), x.GetPhyAddr(), rows, repeats)
 
-    @__global__
-    @__vector__
-    def kernel() -> None:
-        pipe = TPipe()
-        x_gm, y_gm = GlobalTensor[uint16_t](), GlobalTensor[uint16_t]()
-        x_gm.SetGlobalBuffer(src, tiles * tile)
-        y_gm.SetGlobalBuffer(dst, tiles * tile)
-        in_q, out_q = TQue[TPosition.VECIN, 2](), TQue[TPosition.VECOUT, 2]()
-        pipe.InitBuffer(in_q, 2, tile * 2)
-        pipe.InitBuffer(out_q, 2, tile * 2)
-        for t in range(tiles):
-            x = in_q.AllocTensor[uint16_t]()
-            DataCopy(x, x_gm[t * tile], tile)
-            in_q.EnQue(x)
-            x = in_q.DeQue[uint16_t]()
-            y = out_q.AllocTensor[uint16_t]()
-            asc_vf_call[row_scale](y.GetPhyAddr(), x.GetPhyAddr(), rows, repeats)
-            in_q.FreeTensor(x)
-            out_q.EnQue(y)
-            y = out_q.DeQue[uint16_t]()
-            DataCopy(y_gm[t * tile], y, tile)
-            out_q.FreeTensor(y)
-
-    def run(seed: int) -> Callable[[], Any]:
-        def launch() -> Any:
-            src.write(np.random.default_rng(seed).integers(0, 300, tiles * tile))
-            kernel[1, 0, None]()
-            return dst.read(tiles * tile)
-
-        return launch
-
+    run = queue_tiles(rows * repeats * L16, compute)
     _, lines = calls([run(seed) for seed in range(3)], caplog)
     assert ran(lines, "whole") + ran(lines, "loop") >= 8
 
@@ -440,16 +408,17 @@ def scaled_rows(y: Any, x: Any, rows: int, spelled_with_offset: bool) -> None:
                 Reg.StoreAlign(y.GetPhyAddr() + i * L16, r, full)
 
 
-def tensor_tiles(spelled_with_offset: bool) -> Callable[[int], Callable[[], Any]]:
-    """Return ``run(seed)``: a launch of four tiles through double-buffered queues.
+def queue_tiles(
+    tile: int, compute: Callable[[Any, Any], None]
+) -> Callable[[int], Callable[[], Any]]:
+    """Return ``run(seed)``: a launch of four tiles of *tile* elements through two queues.
 
-    The queues hand out their two buffers in turn, so the tensors' addresses alternate
-    between tiles: a plan must compare what ``GetPhyAddr()`` returns, not keep the first.
+    Each tile is copied in, ``compute(y, x)`` on the queues' tensors, copied out. The queues
+    hand out their two buffers in turn (double buffering), each time a new allocation.
     """
     from ascreg.basic import DataCopy, GlobalTensor, TPipe, TPosition, TQue
 
-    rows, tiles = 4, 4
-    tile = rows * L16
+    tiles = 4
     gm = ascreg.GlobalMemory()
     src, dst = gm.alloc(uint16_t, tiles * tile), gm.alloc(uint16_t, tiles * tile)
 
@@ -469,7 +438,7 @@ def tensor_tiles(spelled_with_offset: bool) -> Callable[[int], Callable[[], Any]
             in_q.EnQue(x)
             x = in_q.DeQue[uint16_t]()
             y = out_q.AllocTensor[uint16_t]()
-            scaled_rows(y, x, rows, spelled_with_offset)
+            compute(y, x)
             in_q.FreeTensor(x)
             out_q.EnQue(y)
             y = out_q.DeQue[uint16_t]()
@@ -485,6 +454,12 @@ def tensor_tiles(spelled_with_offset: bool) -> Callable[[int], Callable[[], Any]
         return launch
 
     return run
+
+
+def tensor_tiles(spelled_with_offset: bool) -> Callable[[int], Callable[[], Any]]:
+    """:func:`queue_tiles` of :func:`scaled_rows` on four rows: the tensors' addresses alternate
+    between tiles, so a plan must compare what ``GetPhyAddr()`` returns, not keep the first."""
+    return queue_tiles(4 * L16, lambda y, x: scaled_rows(y, x, 4, spelled_with_offset))
 
 
 def test_a_plan_guards_the_tensors_the_body_reads_through_a_pure_method(
