@@ -817,9 +817,9 @@ class RowPointer(UbPtr[Any]):
         loaded = lanes if fresh else lanes.copy()
         context = getattr(self.memory.on_access, "__self__", None)
         if isinstance(context, BlockContext):  # bytes its VF stored before the loop: they race
-            raced = context.raced_rows(self.rows, count * self.dtype.size)
+            batch = _ACTIVE[-1]
+            raced = context.raced_rows(self.rows, count * self.dtype.size, batch.accesses[-1][6])
             if raced is not None:
-                batch = _ACTIVE[-1]
                 batch.raced.add(len(batch.accesses) - 1)
                 flags = raced[1].reshape(self.rows.size, count, -1).any(axis=2)
                 undefined = np.broadcast_to(flags, loaded.shape) | undefined_lanes(loaded)

@@ -295,30 +295,34 @@ class BlockContext:
         return True
 
     def raced_rows(
-        self, rows: np.ndarray[Any, Any], width: int
+        self, rows: np.ndarray[Any, Any], width: int, span: tuple[int, int]
     ) -> tuple[StoreLoadRace, np.ndarray[Any, Any]] | None:
         """Return how a batched loop's loads of *width* bytes at *rows* race, or None if not.
 
         Some row reads bytes this VF stored before the loop with no barrier between: as in
         eager order (:class:`StoreLoadRace`, the first such row's), its lanes over them are
         undefined. Returned with which bytes of each row were stored (``rows x width``).
+        *span*: the lowest row's start and the highest row's end.
 
         Examples
         --------
         >>> ctx = BlockContext(); _ = ctx.ub.alloc(uint8_t, 64); ctx._cover()
         >>> ctx.in_simd_vf = True; ctx.vf_ranges.append((4, 8)); ctx.vf_stored[4:8] = True
         >>> ctx.vf_pages.add(0)
-        >>> ctx.raced_rows(np.array([0, 32]), 8)[1].astype(int).tolist()
+        >>> ctx.raced_rows(np.array([0, 32]), 8, (0, 40))[1].astype(int).tolist()
         [[0, 0, 0, 0, 1, 1, 1, 1], [0, 0, 0, 0, 0, 0, 0, 0]]
         """
         if not self.in_simd_vf or self.races_read or not (self.vf_ranges or self.vf_pending):
             return None
-        low, high = int(rows.min()), int(rows.max()) + width
+        low, high = span
         if self.vf_pages.isdisjoint(pages_of(low, high)):
             return None
         if high > self.written.size:
             self._cover()
-        stored = self._stored()[rows[:, None] + np.arange(width)]
+        marks = self._stored()
+        if not marks[low:high].any():
+            return None
+        stored = marks[rows[:, None] + np.arange(width)]
         if not stored.any():
             return None
         first = int(np.argmax(stored.any(axis=1)))
