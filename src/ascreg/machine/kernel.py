@@ -311,13 +311,50 @@ def _scoped_runner(func: types.FunctionType, owner: type | None = None) -> Calla
     """
     code = func.__code__
     cells = tuple(id(cell.cell_contents) for cell in func.__closure__ or ())
-    key = (code, cells, _global_ids(code, func.__globals__), owner)
+    key = (code, cells, _global_ids(code, func.__globals__), _class_key(owner))
     rewritten = _SCOPED_RUNNERS.get(key)
     if rewritten is None:
         if len(_SCOPED_RUNNERS) >= 512:
             _SCOPED_RUNNERS.clear()
         rewritten = _SCOPED_RUNNERS[key] = hook.engine().vec_scoped(func, owner=owner)
     return rewritten
+
+
+def _class_key(owner: type | None) -> Any:
+    """Return what makes two classes of a method's *owner* behave alike, for :func:`_scoped_runner`.
+
+    A class template written as a function that makes the class (``def Kernel(T): class K:
+    ...; return K``) makes a new class on every call, often every launch: two such classes
+    with the same name, the same methods (code and closure values) and equal class constants
+    share the method's rewrite. Anything else is told apart by identity.
+    """
+    if owner is None:
+        return None
+    parts = tuple(
+        (name, _member_key(value, owner))
+        for name, value in sorted(vars(owner).items())
+        if name not in ("__dict__", "__weakref__")
+    )
+    return owner.__qualname__, parts
+
+
+def _member_key(value: Any, owner: type) -> Any:
+    """Return a class member as :func:`_class_key` compares it: by value, code or identity."""
+    if value is owner:
+        return "the class"
+    kind, wrapped = getattr(value, CORE_ATTR, None), getattr(value, "__wrapped__", None)
+    if kind is not None and wrapped is not None:  # a qualifier's wrapper: what it wraps
+        return kind, _member_key(wrapped, owner)
+    if isinstance(value, types.FunctionType):
+        cells = tuple(_member_key(c.cell_contents, owner) for c in value.__closure__ or ())
+        return id(value.__code__), cells, id(value.__globals__), value.__defaults__ is None
+    if isinstance(value, staticmethod | classmethod):
+        return type(value), _member_key(value.__func__, owner)
+    if value is None or type(value) in (bool, int, float, str, bytes):
+        return type(value), value
+    if isinstance(value, np.generic):
+        return type(value), value.tobytes()
+    return id(value)
 
 
 def _global_ids(code: types.CodeType, names: dict[str, Any]) -> tuple[int, ...]:
