@@ -227,6 +227,21 @@ def test_production_spellings() -> None:
 # -- the scalar's template type U: the value goes through U, then to T -----------------------------
 
 
+@pytest.mark.rows("Reg.Muls")
+def test_a_repeated_call_rounds_its_scalar_through_u_too() -> None:
+    """The second call of a form (its checks skipped) converts as the first: to U, then T.
+
+    ``13700.000313...`` is just above the half tie ``13700``; rounded to float first it is the
+    tie, which half then rounds to even (``13696``, bits 29360), not up (``13704``).
+    """
+    mask = Reg.CreateMask[half]()
+    one, dst = Reg.RegTensor[half](), Reg.RegTensor[half]()
+    Reg.Duplicate(one, 1.0, mask)
+    for x in (0.0, 13700.000313177748):  # the first call takes every check, the second not
+        Reg.Muls[half, float32_t](dst, one, x, mask)
+    assert set(reg_bits(dst)) == {29360}
+
+
 @pytest.mark.rows("Reg.Duplicate", "Reg.Muls")
 @pytest.mark.parametrize("dtype", [half, bfloat16_t], ids=["half", "bfloat16_t"])
 @given(x=st.floats(allow_nan=False, width=64, min_value=-1e5, max_value=1e5))

@@ -329,7 +329,7 @@ def scalar_binary(
     """
     form = (type(dst), type(src), type(scalar), type(mask))
     if form in op._forms:  # these operand classes passed every check before
-        value = operands.scalar(scalar, dst.dtype, roles[1])  # converted (and checked) each call
+        value = operands.template_scalar(op, scalar, dst.dtype, roles[1])  # (each call: via U)
         lanes = arith.fill(value, dst.dtype.np_dtype, dst.lanes)
         active = operands.lane_enables(mask, dst)
         dst.put_known(cmp.zero_masked(op.formula(src.get(), lanes), active))
