@@ -1471,7 +1471,7 @@ class Batch:
             context = hook.__self__  # type: ignore[attr-defined]
         # no checkpoint to undo: access_rows changes the block only when it returns True, and
         # nothing after it in commit() can fail
-        if not context.access_rows(plan, frozenset(self.raced)):
+        if not context.access_rows(plan, self.raced):
             raise fallback("the block's checks need the accesses one by one", scope="state")
 
     def _reported(self) -> tuple[BlockContext | None, list[int]]:

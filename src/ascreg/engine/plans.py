@@ -555,7 +555,8 @@ def _attempt(
     """Start a batched attempt at *site* (recording a plan when it can), or return None.
 
     A range whose batch split before (``batch.Split``) starts with the part that batched; the
-    rest runs eagerly (the part is checked again: a smaller one is found if it must be).
+    rest runs after it (:func:`rest`; the part is checked again: a smaller one is found if it
+    must be).
     """
     part = site.batched_part(iterations, inputs) if type(iterations) is range else iterations
     attempt = batching.enter(site, part, quiet=quiet)

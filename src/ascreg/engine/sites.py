@@ -136,8 +136,8 @@ class Site:
     def batched_part(self, iterations: range, inputs: tuple[Any, ...] | None) -> range:
         """Return the iterations a batch runs: those before a split for the same layout, else all.
 
-        The rest run eagerly after them (:meth:`split` remembered where a batch of the same
-        range and layout split).
+        The rest run after them, eagerly or, in a block group, as another part
+        (:meth:`split` remembered where a batch of the same range and layout split).
         """
         if not self.splits:
             return iterations

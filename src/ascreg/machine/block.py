@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
+from collections.abc import Set as AbstractSet
 from typing import Any, TypeVar
 
 import numpy as np
@@ -250,7 +251,7 @@ class BlockContext:
             element = start + first - first % scatter.size
             self._check_written(element, element + scatter.size)
 
-    def access_rows(self, plan: RowsPlan, raced: frozenset[int] = frozenset()) -> bool:
+    def access_rows(self, plan: RowsPlan, raced: AbstractSet[int] = frozenset()) -> bool:
         """Report a batched VF loop's UB accesses at once (one group per op); False if unsure.
 
         ``plan.groups[j]`` holds the rows op number ``plan.positions[j]`` of the loop body
@@ -274,7 +275,7 @@ class BlockContext:
         # else vf_stored is all False (a barrier cleared it)
         stored_before = bool(self.vf_ranges or self.vf_pending)
         full = self.full
-        for (group, span), position in zip(plan.loads, plan.load_positions, strict=True):
+        for group, span, position in plan.loads:
             if (
                 span not in full  # all_written(), its common answer first
                 and not self.all_written(*span)
@@ -547,8 +548,8 @@ class RowsPlan:
     """
 
     __slots__ = (
-        "end", "groups", "load_positions", "loads", "loop", "pages", "positions", "same_iteration",
-        "store_groups", "stores",
+        "end", "groups", "loads", "loop", "pages", "positions", "same_iteration", "store_groups",
+        "stores",
     )  # fmt: skip
 
     def __init__(self, groups: list[RowsAccess], positions: list[int]) -> None:
@@ -556,10 +557,10 @@ class RowsPlan:
         self.loop = LoopAccess(groups)
         """The groups as one pipe-tracker record (numbered from 0)."""
         self.positions = positions
-        self.loads = [(g, (g.start, g.end)) for g in groups if not g.write]
-        """The loads, each with its span."""
-        self.load_positions = [p for g, p in zip(groups, positions, strict=True) if not g.write]
-        """The positions of the loads."""
+        self.loads = [
+            (g, (g.start, g.end), p) for g, p in zip(groups, positions, strict=True) if not g.write
+        ]
+        """The loads, each with its span and position."""
         self.store_groups = [g for g in groups if g.write]
         self.stores = [(g, _one_span(g)) for g in self.store_groups]
         """The stores, each with its span if its rows are one span, else None."""

@@ -347,7 +347,8 @@ def _member_key(value: Any, owner: type) -> Any:
         return kind, _member_key(wrapped, owner)
     if isinstance(value, types.FunctionType):
         cells = tuple(_member_key(c.cell_contents, owner) for c in value.__closure__ or ())
-        return id(value.__code__), cells, id(value.__globals__), value.__defaults__ is None
+        defaults = tuple(_member_key(d, owner) for d in value.__defaults__ or ())
+        return id(value.__code__), cells, id(value.__globals__), defaults
     if isinstance(value, staticmethod | classmethod):
         return type(value), _member_key(value.__func__, owner)
     if value is None or type(value) in (bool, int, float, str, bytes):
