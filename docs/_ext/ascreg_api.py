@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import enum
+import functools
 import importlib
 import inspect
 import textwrap
@@ -184,18 +185,24 @@ def public_names(module: types.ModuleType) -> list[str]:
     return sorted(found)
 
 
+@functools.cache
+def _module_body(module: types.ModuleType) -> list[ast.stmt] | None:
+    """Return the statements of *module*'s source, parsed once (None: no source)."""
+    try:
+        return ast.parse(inspect.getsource(module)).body
+    except (OSError, TypeError):
+        return None
+
+
 def attribute_doc(module: types.ModuleType, name: str, depth: int = 0) -> tuple[str, str]:
     """Return ``(docstring, defining module)`` of a module-level constant, following imports.
 
     The docstring is the string literal right after the assignment (PEP 257 attribute
     docstring), as Sphinx reads it.
     """
-    try:
-        source = inspect.getsource(module)
-    except (OSError, TypeError):
+    body = _module_body(module)
+    if body is None:
         return "", module.__name__
-    tree = ast.parse(source)
-    body = tree.body
     for i, node in enumerate(body):
         targets: list[ast.expr] = []
         if isinstance(node, ast.Assign):
@@ -607,11 +614,72 @@ def setup(app: Any) -> dict[str, Any]:
         if not found and "." not in target and len(target) <= 2 and target[:1].isupper():
             return contnode  # a type variable of a signature (T, P, R)
         # a unique suffix match among documented objects (``Memory.alloc`` in a docstring)
-        matches = [n for n in env.get_domain("py").objects if n.endswith("." + target)]
+        matches = env.get_domain("py").ending_with(target)
         if len(matches) == 1:
             return retarget(env, node, contnode, matches[0])
         return None
 
+    app.add_domain(_indexed_python_domain(), override=True)
     app.connect("builder-inited", generate)
     app.connect("missing-reference", resolve)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
+
+
+def _indexed_python_domain() -> type:
+    """Return the Python domain with its fuzzy search indexed (made when Sphinx is there).
+
+    Sphinx's fuzzy search (a reference no exact name resolves, as a docstring's types are)
+    scans every documented object for a name ending in ``.name``: with thousands of API pages
+    and tens of thousands of such references that scan was most of the writing phase. The
+    same matches, in the same order, come from an index of every dotted suffix, rebuilt when
+    the objects change.
+    """
+    from sphinx.domains.python import PythonDomain
+
+    class IndexedPythonDomain(PythonDomain):  # type: ignore[misc]
+        _suffixes: dict[str, list[str]] | None = None
+
+        def ending_with(self, name: str) -> list[str]:
+            """Return the documented objects whose full name ends in ``"." + name``, in order."""
+            if self._suffixes is None:
+                suffixes: dict[str, list[str]] = {}
+                for fullname in self.objects:
+                    parts = fullname.split(".")
+                    for k in range(1, len(parts)):
+                        suffixes.setdefault(".".join(parts[k:]), []).append(fullname)
+                self._suffixes = suffixes
+            return self._suffixes.get(name, [])
+
+        def note_object(self, *args: Any, **kwargs: Any) -> None:
+            self._suffixes = None
+            super().note_object(*args, **kwargs)
+
+        def clear_doc(self, docname: str) -> None:
+            self._suffixes = None
+            super().clear_doc(docname)
+
+        def merge_domaindata(self, docnames: Any, otherdata: dict[str, Any]) -> None:
+            self._suffixes = None
+            super().merge_domaindata(docnames, otherdata)
+
+        def find_obj(
+            self, env: Any, modname: str, classname: str, name: str, type: str | None,
+            searchmode: int = 0,
+        ) -> list[tuple[str, Any]]:  # fmt: skip
+            name = name.removesuffix("()")
+            if searchmode != 1 or not name:
+                return super().find_obj(env, modname, classname, name, type, searchmode)
+            objtypes = list(self.object_types) if type is None else self.objtypes_for_role(type)
+            if objtypes is None:
+                return []
+            objects = self.objects
+            exact = [f"{modname}.{classname}.{name}"] if modname and classname else []
+            exact += [f"{modname}.{name}"] if modname else []
+            for candidate in [*exact, name]:  # Sphinx's order of the exact names
+                if candidate in objects and objects[candidate].objtype in objtypes:
+                    return [(candidate, objects[candidate])]
+            return [
+                (n, objects[n]) for n in self.ending_with(name) if objects[n].objtype in objtypes
+            ]
+
+    return IndexedPythonDomain

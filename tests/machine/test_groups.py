@@ -17,7 +17,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascreg import GlobalMemory, GmPtr, MemType, ReduceType, Ref, Reg, StoreDist, UbPtr, float32_t
+from ascreg import (
+    GlobalMemory,
+    GmPtr,
+    MemType,
+    ReduceType,
+    Ref,
+    Reg,
+    StoreDist,
+    UbPtr,
+    float32_t,
+    uint32_t,
+)
 from ascreg.basic import (
     __VEC_SCOPE__,
     PIPE_ALL,
@@ -1018,3 +1029,37 @@ def test_a_stopped_group_puts_back_the_bytes_its_copies_wrote(without_groups: An
     expected = np.arange(8 * 64, dtype=np.float32).reshape(4, 2, 64)
     expected[:, 0] += 1  # each block bumped its own 64 floats once, block 3 too before failing
     np.testing.assert_array_equal(got, expected.reshape(-1))
+
+
+@__simd_vf__
+def row_maxima(y: UbPtr[float32_t], x: UbPtr[float32_t]) -> None:
+    """Two 128-float rows of x: a register carried through an inner loop (softmax's row max).
+
+    The inner loop's ``Max`` runs on 64 then 32 lanes (an ``UpdateMask`` count), zeroing the
+    others (masked-off lanes of a ZEROING op are 0): each row's result is
+    ``max(x[:32].max(), x[64:96].max(), 0)``, stored in lane 0 of 64.
+    """
+    acc, v, out = (Reg.RegTensor[float32_t]() for _ in range(3))
+    full = Reg.CreateMask[float32_t, Reg.MaskPattern.ALL]()
+    for k in range(2):
+        Reg.Duplicate(acc, np.float32(-np.inf), full)
+        count = Ref(uint32_t(96))
+        for i in range(2):
+            mask = Reg.UpdateMask[float32_t](count)
+            Reg.LoadAlign(v, x + k * 128 + i * 64)
+            Reg.Max(acc, acc, v, mask)
+        Reg.Reduce[ReduceType.MAX](out, acc, full)
+        Reg.StoreAlign(y + k * 64, out, full)
+
+
+def test_a_register_carried_through_a_flattened_inner_loop_in_a_group(
+    without_groups: Any, group_log: pytest.LogCaptureFixture, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The inner loop runs flattened for all blocks: its carried ``Max`` runs in order on
+    the group's rows (blocks first), not back in order after a failed attempt."""
+    logs = (without_groups, group_log, caplog)
+    rows, grouped, messages = _one_group_run(row_maxima, 128, 5, logs)
+    halves = rows.reshape(4, 2, 128)
+    want = np.maximum(np.maximum(halves[..., :32].max(-1), halves[..., 64:96].max(-1)), 0)
+    np.testing.assert_array_equal(grouped[:, [0, 64]], want)
+    assert not any("cannot run flattened" in m for m in messages), messages

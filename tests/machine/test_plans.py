@@ -617,3 +617,81 @@ def test_a_register_reached_through_an_object_is_not_made_anew(
     _, lines = calls([call(k) for k in range(3)], caplog)
     assert ran(lines, "loop") == 0 and ran(lines, "body") == 3, lines
     assert any("RegTensor[uint16_t] that is not an input" in line for line in lines), lines
+
+
+def scaler_class(t: Any) -> Any:
+    """``template <typename T> class Scaler``, spelled as the ports do: a function making it.
+
+    ``Load`` reads the template's parameter (a closure variable of the methods), ``Scale``
+    the object's ``factor``; ``Shifted`` and ``Scaled`` loop over rows calling them.
+    """
+
+    class Scaler:
+        def __init__(self, factor: int) -> None:
+            self.factor = factor
+
+        @__aicore__
+        def Load(self, dst: Any, src: Any, offset: Any) -> None:
+            Reg.LoadAlign[t](dst, src + offset)
+
+        @__aicore__
+        def Scale(self, reg: Any, mask: Any) -> None:
+            Reg.Muls(reg, reg, self.factor, mask)
+
+        @__aicore__
+        def Shifted(self, y: Any, x: Any, rows: int) -> None:
+            with __VEC_SCOPE__:
+                r, full = Reg.RegTensor[t](), Reg.CreateMask[t]()
+                for i in range(rows):
+                    self.Load(r, x.GetPhyAddr(), i * L16)
+                    Reg.ShiftRights(r, r, 1, full)
+                    Reg.StoreAlign(y.GetPhyAddr() + i * L16, r, full)
+
+        @__aicore__
+        def Scaled(self, y: Any, x: Any, rows: int) -> None:
+            with __VEC_SCOPE__:
+                r, full = Reg.RegTensor[t](), Reg.CreateMask[t]()
+                for i in range(rows):
+                    self.Load(r, x.GetPhyAddr(), i * L16)
+                    self.Scale(r, full)
+                    Reg.StoreAlign(y.GetPhyAddr() + i * L16, r, full)
+
+    return Scaler
+
+
+Scaler16 = scaler_class(uint16_t)
+
+
+def test_a_loop_calling_methods_of_a_class_template_replays_its_plan(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """``self.Load(...)`` reads the template's ``T`` from its closure and ``self`` only to call
+    it: the plan guards ``T`` and ``self``'s class, so a new object each tile replays it.
+
+    The first tile of each buffer pair records a plan; the other ten replay one.
+    """
+    run = queue_tiles(4 * L16, lambda y, x: Scaler16(3).Shifted(y, x, 4))
+    results, lines = calls([run(seed) for seed in range(3)], caplog)
+    assert ran(lines, "loop") == 10, lines
+    source = np.random.default_rng(2).integers(0, 300, 16 * L16)
+    np.testing.assert_array_equal(results[2], source >> 1)
+
+
+def test_a_method_reading_the_object_records_no_plan(caplog: pytest.LogCaptureFixture) -> None:
+    """``self.Scale`` reads ``self.factor``: a plan could not tell two objects apart, so none
+    is recorded, and each launch's factor is the one its objects hold."""
+    factor = [0]
+    run = queue_tiles(4 * L16, lambda y, x: Scaler16(factor[0]).Scaled(y, x, 4))
+
+    def launch(seed: int) -> Callable[[], Any]:
+        def go() -> Any:
+            factor[0] = seed + 2
+            return run(seed)()
+
+        return go
+
+    results, lines = calls([launch(seed) for seed in range(3)], caplog)
+    assert ran(lines, "loop") == 0, lines
+    for seed in range(3):
+        source = np.random.default_rng(seed).integers(0, 300, 16 * L16)
+        np.testing.assert_array_equal(results[seed], (source * (seed + 2)).astype(np.uint16))

@@ -306,8 +306,9 @@ class _Body:
     """The checks of one loop body (and of the helpers it calls): statements, names and calls.
 
     ``read`` collects the names the body reads; ``recordable`` turns False when a call is not
-    one a plan may record; ``extras`` collects ``(id of globals, name) -> (globals, name)`` of
-    the module names read by the helpers the body calls.
+    one a plan may record; ``extras`` collects ``(id of namespace, name) -> (namespace, name)``
+    of the names read by the helpers the body calls (:func:`_namespace`: their module's,
+    closure's or the builtins').
     """
 
     def __init__(self, func: Callable[..., Any], local: set[str], depth: int = 0) -> None:
@@ -429,9 +430,16 @@ class _Body:
             return  # a nested loop's range (its header was checked)
         if _scalar_constant(target, call):
             return  # float32_t(1): a constant, the same in every iteration
-        helper = _helper(target) or _own_method(call.func, self.func)
+        own = None if _helper(target) is not None else _own_method(call.func, self.func)
+        helper = own or _helper(target)
         if helper is not None:
-            self.callee(helper, ast.unparse(call.func))
+            keeps_out = self.callee(helper, ast.unparse(call.func))
+            if own is not None and keeps_out:  # self.method(...): a plan guards self's class
+                assert isinstance(call.func, ast.Attribute) and isinstance(
+                    call.func.value, ast.Name
+                )
+                self.receivers.setdefault(call.func.value.id, set())
+                self.receiver_nodes.add(id(call.func.value))
             return
         if not _allowed(target):
             if _pure_method(call.func, self.func):  # (a method of a local: parsed only here)
@@ -466,8 +474,13 @@ class _Body:
         else:
             self.recordable = False
 
-    def callee(self, helper: Any, spelling: str) -> None:
-        """Check the body of a ``__simd_callee__`` helper, which runs as part of the body."""
+    def callee(self, helper: Any, spelling: str) -> bool:
+        """Check the body of a ``__simd_callee__`` helper, which runs as part of the body.
+
+        Returns whether the helper leaves its first parameter alone: a method that uses
+        ``self`` only to call such methods of its own does the same for any instance of its
+        class (a plan then guards ``self`` by its class, as a receiver without methods).
+        """
         if self.depth >= MAX_CALLEE_DEPTH:
             raise _Refusal(f"calls {spelling}, nested in helpers more than {MAX_CALLEE_DEPTH} deep")
         parsed = _source(helper)
@@ -487,10 +500,55 @@ class _Body:
         except _Refusal as refusal:
             raise _Refusal(f"calls {spelling}: {refusal}") from None
         self.recordable &= inner.recordable
-        names = helper.__globals__
         self.extras.update(inner.extras)
         for name in sorted(inner.read - local):
+            names = _namespace(helper, name)
             self.extras[(id(names), name)] = (names, name)
+        first = parameters(definition)[:1]
+        uses = [n for n in ast.walk(definition) if isinstance(n, ast.Name) and first and n.id == first[0].arg]  # fmt: skip
+        return bool(first) and all(id(use) in inner.receiver_nodes for use in uses)
+
+
+def _namespace(func: types.FunctionType, name: str) -> Any:
+    """Return the mapping a plan's guard reads *func*'s free name *name* from, when it runs.
+
+    A closure's variable (a class template's parameter, read by a method the template's
+    factory made) from its cell, a module name from the globals, else a builtin's.
+    """
+    code = func.__code__
+    if name in code.co_freevars:
+        return _cells(func)
+    if name in func.__globals__ or not hasattr(builtins, name):
+        return func.__globals__
+    return builtins.__dict__
+
+
+def _cells(func: types.FunctionType) -> _Cells:
+    """Return the one :class:`_Cells` of *func* (the same object each time: its identity keys)."""
+    found = _CELLS.get(func)
+    if found is None:
+        found = _CELLS[func] = _Cells(func)
+    return found
+
+
+class _Cells:
+    """The closure variables of a function by name, read when looked up (an unset one: KeyError)."""
+
+    def __init__(self, func: types.FunctionType) -> None:
+        self.cells = dict(zip(func.__code__.co_freevars, func.__closure__ or (), strict=True))
+
+    def __getitem__(self, name: str) -> Any:
+        try:
+            return self.cells[name].cell_contents
+        except ValueError:  # (an empty cell: the name is not bound yet)
+            raise KeyError(name) from None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.cells
+
+
+_CELLS: weakref.WeakKeyDictionary[Any, _Cells] = weakref.WeakKeyDictionary()
+"""One :class:`_Cells` per helper (a plan's extras key it by its identity)."""
 
 
 def _assigned_ref(statement: ast.stmt) -> str | None:

@@ -374,7 +374,7 @@ def scan(op: Any, impl: Any, args: tuple[Any, ...], batch: Batch) -> Any:
     operands = (storage(a) for a in args if isinstance(a, RegTensor | MaskReg))
     registers = list({id(a): a for a in operands}.values())
     held = [reg.held() for reg in registers]
-    if any(v is not None and v.ndim == 2 and v.shape[0] != rows for v in held):
+    if any(_per_row(v) and v.shape[-2] != rows for v in held):
         raise fallback(f"{op.name} carries a register of another row count")
     journal = batch.registers
     # the registers neither the outer body (before the phase) nor the phase has written
@@ -390,8 +390,8 @@ def scan(op: Any, impl: Any, args: tuple[Any, ...], batch: Batch) -> Any:
                 found = written.get(id(reg))
                 if found is not None:
                     reg.restore(found[-1])  # what iteration j - 1 left
-                elif value is not None and value.ndim == 2:
-                    reg.restore(value[j::m])
+                elif _per_row(value):
+                    reg.restore(value[..., j::m, :])
             before = [reg.held() for reg in registers]
             batch.serial += 1
             batch.touched.clear()
@@ -407,12 +407,19 @@ def scan(op: Any, impl: Any, args: tuple[Any, ...], batch: Batch) -> Any:
         if found is None:
             reg.restore(value)
             continue
-        if len(found) != m or any(f.ndim != 2 or f.shape[0] != rows // m for f in found):
+        shape = found[0].shape
+        if len(found) != m or not _per_row(found[0]) or any(f.shape != shape for f in found):
             raise fallback(f"{op.name} writes {type(reg).__name__} in some iterations only")
         if rows // m > 1 and id(reg) in entered:
             # not set again by the outer body: each outer iteration's chain starts from what
             # the one before it left, which runs them in order (eagerly)
             raise fallback(f"{op.name} carries {type(reg).__name__} across the outer loop too")
-        reg.restore(np.stack(found, axis=1).reshape(rows, -1))
+        # iteration j's rows of each outer iteration, back in row order (after the blocks)
+        reg.restore(np.stack(found, axis=len(shape) - 1).reshape(*shape[:-2], rows, -1))
         batch.scanned[id(reg)] = batch.serial
     return result
+
+
+def _per_row(value: Any) -> bool:
+    """Say whether a register's *value* holds one row per iteration (a block group's: per block)."""
+    return value is not None and value.ndim in (2, 3)
