@@ -656,6 +656,16 @@ def scaler_class(t: Any) -> Any:
                     self.Scale(r, full)
                     Reg.StoreAlign(y.GetPhyAddr() + i * L16, r, full)
 
+        @__aicore__
+        def ScaledRows(self, y: Any, x: Any, rows: int) -> None:
+            with __VEC_SCOPE__:
+                r, full = Reg.RegTensor[t](), Reg.CreateMask[t]()
+                for i in range(rows // 2):
+                    for j in range(2):
+                        self.Load(r, x.GetPhyAddr(), (2 * i + j) * L16)
+                        Reg.Muls(r, r, self.factor, full)
+                        Reg.StoreAlign(y.GetPhyAddr() + (2 * i + j) * L16, r, full)
+
     return Scaler
 
 
@@ -695,3 +705,17 @@ def test_a_method_reading_the_object_records_no_plan(caplog: pytest.LogCaptureFi
     for seed in range(3):
         source = np.random.default_rng(seed).integers(0, 300, 16 * L16)
         np.testing.assert_array_equal(results[seed], (source * (seed + 2)).astype(np.uint16))
+
+
+def test_a_body_reading_the_object_itself_still_flattens_its_inner_loop(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """``self.factor`` read in the body keeps ``self`` an input as any other (no plan), so the
+    inner loop still runs flattened into the batched outer one."""
+    run = queue_tiles(4 * L16, lambda y, x: Scaler16(5).ScaledRows(y, x, 4))
+    results, lines = calls([run(seed) for seed in range(2)], caplog)
+    assert ran(lines, "loop") == 0, lines
+    source = np.random.default_rng(1).integers(0, 300, 16 * L16)
+    np.testing.assert_array_equal(results[1], (source * 5).astype(np.uint16))
+    inner = [line for line in ascreg.explain(Scaler16.ScaledRows) if "line" in line][1]
+    assert "ran flattened into a batched outer loop" in inner, inner

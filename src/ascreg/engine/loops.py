@@ -237,6 +237,8 @@ def _receivers(
 
     None when a plan cannot guard them: the name is assigned in the body, or read there other
     than as the receiver of those calls (a plan's guard compares only what the calls return).
+    A name whose only calls are of its own self-free methods (no pure ones) is guarded by its
+    class when that is its only use, else it stays an input like any other.
     """
     found = []
     for name, methods in sorted(body.receivers.items()):
@@ -244,6 +246,8 @@ def _receivers(
             return None
         uses = (n for s in statements for n in ast.walk(s) if isinstance(n, ast.Name) and n.id == name)  # fmt: skip
         if any(id(use) not in body.receiver_nodes for use in uses):
+            if not methods:  # (only its own methods called: an input as any other)
+                continue
             return None
         found.append((inputs.index(name), tuple(sorted(methods))))
     return tuple(found)
