@@ -408,7 +408,12 @@ def scan(op: Any, impl: Any, args: tuple[Any, ...], batch: Batch) -> Any:
             reg.restore(value)
             continue
         shape = found[0].shape
-        if len(found) != m or not _per_row(found[0]) or any(f.shape != shape for f in found):
+        if (
+            len(found) != m
+            or not _per_row(found[0])
+            or shape[-2] != rows // m
+            or any(f.shape != shape for f in found)
+        ):
             raise fallback(f"{op.name} writes {type(reg).__name__} in some iterations only")
         if rows // m > 1 and id(reg) in entered:
             # not set again by the outer body: each outer iteration's chain starts from what
