@@ -815,8 +815,8 @@ class RowPointer(UbPtr[Any]):
         """
         lanes, fresh = self._lanes(count, False)
         loaded = lanes if fresh else lanes.copy()
-        context = getattr(self.memory.on_access, "__self__", None)
-        if isinstance(context, BlockContext):  # bytes its VF stored before the loop: they race
+        context = _watcher(self.memory)
+        if context is not None:  # bytes its VF stored before the loop: they race
             batch = _ACTIVE[-1]
             raced = context.raced_rows(self.rows, count * self.dtype.size, batch.accesses[-1][6])
             if raced is not None:
@@ -1464,11 +1464,10 @@ class Batch:
             if context is None:
                 return
             plan = _new_plan(self, positions, self.count if count is None else count)
-        else:  # every access is to one memory: its hook is the one to report to
-            hook = self.accesses[0][0].on_access
-            if hook is None:
+        else:  # every access is to one memory: its block is the one to report to
+            context = _watcher(self.accesses[0][0])
+            if context is None:
                 return
-            context = hook.__self__  # type: ignore[attr-defined]
         # no checkpoint to undo: access_rows changes the block only when it returns True, and
         # nothing after it in commit() can fail
         if not context.access_rows(plan, self.raced):
@@ -1479,10 +1478,9 @@ class Batch:
         context: BlockContext | None = None
         positions = []
         for position, access in enumerate(self.accesses):
-            hook = access[0].on_access
-            if hook is None or position in self.unreported:
+            ctx = _watcher(access[0])
+            if ctx is None or position in self.unreported:
                 continue
-            ctx = hook.__self__  # type: ignore[attr-defined]
             if context is None:
                 context = ctx
             elif ctx is not context:
@@ -1690,6 +1688,16 @@ class Batch:
 
 _REPLAYED = {"": "", "loop": " (a recorded plan)", "whole": " (a recorded plan of the whole VF)"}
 """How the log says what a batch ran (:attr:`Batch.replayed`)."""
+
+
+def _watcher(memory: Any) -> BlockContext | None:
+    """Return the block whose checks watch *memory*, or None.
+
+    :meth:`Batch.access` refuses a memory any other checker watches, so past it the hook is
+    a block's.
+    """
+    hook = memory.on_access
+    return None if hook is None else hook.__self__
 
 
 def _layout(reg: Any) -> tuple[int, Any]:

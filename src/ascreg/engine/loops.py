@@ -68,7 +68,14 @@ import numpy as np
 
 from ascreg._dtypes import Scalar
 from ascreg.engine import batch, batching, plans
-from ascreg.engine.scopes import SCOPE_PREFIX, as_functions, movable_scopes, parameters, spelled
+from ascreg.engine.scopes import (
+    SCOPE_PREFIX,
+    as_functions,
+    movable_scopes,
+    parameters,
+    spelled,
+    uses_of,
+)
 from ascreg.engine.sites import Site
 from ascreg.errors import (
     CALL_MARKER,
@@ -244,7 +251,7 @@ def _receivers(
     for name, methods in sorted(body.receivers.items()):
         if name not in inputs:
             return None
-        uses = (n for s in statements for n in ast.walk(s) if isinstance(n, ast.Name) and n.id == name)  # fmt: skip
+        uses = (use for statement in statements for use in uses_of(statement, name))
         if any(id(use) not in body.receiver_nodes for use in uses):
             if not methods:  # (only its own methods called: an input as any other)
                 continue
@@ -434,8 +441,9 @@ class _Body:
             return  # a nested loop's range (its header was checked)
         if _scalar_constant(target, call):
             return  # float32_t(1): a constant, the same in every iteration
-        own = None if _helper(target) is not None else _own_method(call.func, self.func)
-        helper = own or _helper(target)
+        helper = _helper(target)
+        own = _own_method(call.func, self.func) if helper is None else None
+        helper = helper or own
         if helper is not None:
             keeps_out = self.callee(helper, ast.unparse(call.func))
             if own is not None and keeps_out:  # self.method(...): a plan guards self's class
@@ -509,7 +517,7 @@ class _Body:
             names = _namespace(helper, name)
             self.extras[(id(names), name)] = (names, name)
         first = parameters(definition)[:1]
-        uses = [n for n in ast.walk(definition) if isinstance(n, ast.Name) and first and n.id == first[0].arg]  # fmt: skip
+        uses = uses_of(definition, first[0].arg) if first else []
         return bool(first) and all(id(use) in inner.receiver_nodes for use in uses)
 
 
@@ -546,9 +554,6 @@ class _Cells:
             return self.cells[name].cell_contents
         except ValueError:  # (an empty cell: the name is not bound yet)
             raise KeyError(name) from None
-
-    def __contains__(self, name: object) -> bool:
-        return name in self.cells
 
 
 _CELLS: weakref.WeakKeyDictionary[Any, _Cells] = weakref.WeakKeyDictionary()

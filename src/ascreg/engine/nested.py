@@ -186,9 +186,9 @@ def begin(m: int) -> None:
     phase = batch.phase = Phase(count, m, batch.registers)
     for reg, _old, _shape in batch.registers.values():
         held = reg.held()
-        if held is not None and held.ndim in (2, 3):  # (3: a block group's, blocks first)
+        if _per_row(held):
             phase.expanded.append((reg, held))
-            reg.restore(np.repeat(held, m, axis=held.ndim - 2))
+            reg.restore(np.repeat(held, m, axis=-2))
     batch.registers = {}
     phase.read_first, batch.read_first = batch.read_first, {}
     phase.scanned, batch.scanned = batch.scanned, {}
@@ -207,10 +207,8 @@ def end() -> None:
     inner = batch.registers
     for reg, _old, _shape in inner.values():
         held = reg.held()
-        if held is not None and held.ndim == 2 and held.shape[0] == rows:
-            reg.restore(held[m - 1 :: m])
-        elif held is not None and held.ndim == 3 and held.shape[1] == rows:  # a block group's
-            reg.restore(held[:, m - 1 :: m])
+        if _per_row(held) and held.shape[-2] == rows:
+            reg.restore(held[..., m - 1 :: m, :])
     for reg, held in phase.expanded:
         if id(reg) not in inner:
             reg.restore(held)
@@ -426,5 +424,9 @@ def scan(op: Any, impl: Any, args: tuple[Any, ...], batch: Batch) -> Any:
 
 
 def _per_row(value: Any) -> bool:
-    """Say whether a register's *value* holds one row per iteration (a block group's: per block)."""
+    """Say whether a register's *value* holds one row per iteration.
+
+    ``rows x lanes``, or a block group's ``blocks x rows x lanes``: the rows axis is always
+    the second to last.
+    """
     return value is not None and value.ndim in (2, 3)

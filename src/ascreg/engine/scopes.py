@@ -218,7 +218,7 @@ def _movable(
     copied: list[str] = []
     kept: list[str] = []
     for name in sorted(shared):
-        uses = [node for node in _uses(definition, name) if id(node) not in mine]
+        uses = [node for node in uses_of(definition, name) if id(node) not in mine]
         if id(block) not in facts.looped and _only_bound(uses, owners, facts.updated):
             # (each run starts from the value the block would have seen)
             (copied if _reads_first(block.body, name) else kept).append(name)
@@ -263,8 +263,15 @@ def _nodes_of(block: ast.With) -> set[int]:
     return {id(node) for stmt in block.body for node in ast.walk(stmt)}
 
 
-def _uses(definition: ast.FunctionDef, name: str) -> list[ast.Name]:
-    return [n for n in ast.walk(definition) if isinstance(n, ast.Name) and n.id == name]
+def uses_of(node: ast.AST, name: str) -> list[ast.Name]:
+    """Return the ``Name`` nodes spelling *name* in *node* (itself and everything under it).
+
+    Examples
+    --------
+    >>> len(uses_of(ast.parse("x = x + y"), "x"))
+    2
+    """
+    return [n for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == name]
 
 
 def _reads_first(stmts: list[ast.stmt], name: str) -> bool:
