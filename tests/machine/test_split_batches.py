@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import ascreg
 from ascreg import ReduceType, Ref, Reg, StoreDist, __simd_vf__, float32_t
-from ascreg.errors import AscregError
+from ascreg.errors import AscregError, RacedLaneError
 from ascreg.machine.kernel import BlockContext, block
 from helpers import assert_batched_is_eager, batch_log
 
@@ -61,7 +61,32 @@ def store_then_load(buf: Any, out: Any, case: dict[str, Any]) -> None:
         Reg.StoreAlign(out + i * LANES, x, full)
 
 
-VFS = {"sums": row_sums, "shifted": shifted, "store first": store_then_load}
+@__simd_vf__
+def reversed_masked(buf: Any, out: Any, case: dict[str, Any]) -> None:
+    """Each iteration loads row ``n - 1 - i``, stores it back at row ``i`` with the next
+    ``count`` lanes on (0: none), and stores the sum of its lanes at ``out[i]``.
+
+    A later iteration's load of a row an earlier one stored meets that store's whole register:
+    eager order counts all of its bytes as stored (masked-off lanes too), so they race.
+    """
+    x, total = Reg.RegTensor[float32_t](), Reg.RegTensor[float32_t]()
+    full = Reg.CreateMask[float32_t]()
+    one = Reg.CreateMask[float32_t, Reg.MaskPattern.VL1]()
+    remaining, n = Ref(case["count"]), case["n"]
+    for i in range(n):
+        mask = Reg.UpdateMask[float32_t](remaining)
+        Reg.LoadAlign(x, buf + (n - 1 - i) * LANES)
+        Reg.StoreAlign(buf + i * LANES, x, mask)
+        Reg.Reduce[ReduceType.SUM](total, x, full)
+        Reg.StoreAlign[float32_t, StoreDist.DIST_FIRST_ELEMENT_B32](out + i, total, one)
+
+
+VFS = {
+    "sums": row_sums,
+    "shifted": shifted,
+    "store first": store_then_load,
+    "reversed masked": reversed_masked,
+}
 
 
 def run(case: dict[str, Any], eager: bool) -> tuple[Any, ...]:
@@ -96,6 +121,9 @@ def run(case: dict[str, Any], eager: bool) -> tuple[Any, ...]:
 @st.composite
 def cases(draw: st.DrawFn) -> dict[str, Any]:
     n = draw(st.integers(1, 24))
+    if draw(st.integers(0, 5)) == 0:
+        count = draw(st.sampled_from([0, 1, 8, LANES, LANES * n]))
+        return {"vf": "reversed masked", "n": n, "count": count, "row": LANES, "layout": "next"}
     if draw(st.integers(0, 2)) == 0:
         vf = draw(st.sampled_from(["shifted", "store first"]))
         return {"vf": vf, "n": n, "ahead": draw(st.integers(-2, 2)), "row": LANES, "layout": "same"}
@@ -131,6 +159,17 @@ def test_tail_loads_into_earlier_outputs_batch_up_to_the_first_reader() -> None:
         again = run(case, eager=False)  # the split is remembered: no second full attempt
         assert again[0] == state and not any("tried again" in line for line in again[2])
         assert any(f"batched over {kept} iterations" in line for line in again[2]), again[2]
+
+
+def test_a_later_load_of_a_masked_stores_register_races_as_in_eager_order() -> None:
+    """Iteration 1 loads the row iteration 0 stored with no lane on (or eight): the batch
+    counts the store's whole register as eager order does, and the sum of the raced lanes
+    is the same error."""
+    for count in (0, 8):
+        case = {"vf": "reversed masked", "n": 2, "count": count, "row": LANES, "layout": "next"}
+        assert_batched_is_eager(run, case)
+        error = run(case, eager=False)[1]
+        assert error is not None and error[0] is RacedLaneError, error
 
 
 def test_a_load_ahead_of_the_store_batches() -> None:

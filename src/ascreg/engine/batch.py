@@ -1516,13 +1516,13 @@ class Batch:
                     continue
                 widths = [None if w is None else w() for w in (enabled.get(mine), enabled.get(theirs))]  # fmt: skip
                 masked = widths[0] is not None or widths[1] is not None
-                if masked and not _cross_iteration(store, other, *widths):
+                # a load the block's checks see races with a store's whole span in eager order
+                # (masked-off lanes too): those spans decide, not the enabled lanes
+                checked = not other[3] and theirs not in self.unreported
+                if masked and not checked and not _cross_iteration(store, other, *widths):
                     continue
                 first = None
                 if not other[3] and theirs < mine and self.renumber is None:
-                    # a load the block's checks see races with a store's whole span in eager
-                    # order (masked-off lanes too): those spans decide
-                    checked = theirs not in self.unreported
                     first = _first_reading_after(store, other, *([] if checked else widths))
                     if first is None:
                         continue  # each iteration reads the bytes before another stores them
