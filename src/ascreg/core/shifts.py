@@ -26,8 +26,10 @@ from typing import Any
 
 import numpy as np
 
+from ascreg.core.compare import zero_masked
 from ascreg.core.masks import _ALL_ON_IDS
 from ascreg.errors import NegativeShiftError, undefined_behaviour
+from ascreg.machine.undefined import UndefinedLanes
 
 Lanes = np.ndarray[Any, Any]
 
@@ -148,6 +150,8 @@ def masked_shift(
             result = (values & sign) | (result & ~sign)
             if signed.item(signed.argmax()) >= width:
                 active = active & (signed < width)
+    if type(result) is UndefinedLanes:  # (x * 0 keeps x's taint: a zeroed lane is defined)
+        return zero_masked(result, active), None
     if result.shape != active.shape:  # one register's lanes under rows of enables (a batch)
         return np.multiply(result, active), None
     if id(active) in _ALL_ON_IDS:
