@@ -56,6 +56,7 @@ from __future__ import annotations
 import ast
 import builtins
 import inspect
+import pickle
 import textwrap
 import types
 import typing
@@ -67,7 +68,7 @@ from typing import Any
 import numpy as np
 
 from ascreg._dtypes import Scalar
-from ascreg.engine import batch, batching, plans
+from ascreg.engine import batch, batching, plans, source
 from ascreg.engine.scopes import (
     SCOPE_PREFIX,
     as_functions,
@@ -151,10 +152,21 @@ class _Refusal(Exception):
 
 
 def _source(func: Any) -> tuple[ast.FunctionDef, int] | None:
-    """Return the syntax tree of *func*'s definition and its first line, or None."""
+    """Return the syntax tree of *func*'s definition (a copy to rewrite) and its first line."""
     code = getattr(func, "__code__", None)
     if not isinstance(code, types.CodeType):
         return None
+    definition = source.definition(code)
+    if definition is None:  # a file linecache cannot read alone (a zip import): ask inspect
+        definition = _inspected(code)
+    if definition is None:
+        return None
+    definition.decorator_list = []
+    return definition, code.co_firstlineno
+
+
+def _inspected(code: types.CodeType) -> ast.FunctionDef | None:
+    """Return the ``def`` of *code* as ``inspect`` finds it, or None."""
     try:
         lines, first = inspect.getsourcelines(code)
         tree = ast.parse(textwrap.dedent("".join(lines)))
@@ -164,8 +176,7 @@ def _source(func: Any) -> tuple[ast.FunctionDef, int] | None:
     if not isinstance(definition, ast.FunctionDef) or definition.name != code.co_name:
         return None  # not the source of this very code (a wrapper, a lambda)
     ast.increment_lineno(tree, first - 1)
-    definition.decorator_list = []
-    return definition, first
+    return definition
 
 
 def _loops(
@@ -938,10 +949,8 @@ def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
 
 
 def _copy(node: ast.stmt) -> ast.stmt:
-    copied: ast.stmt = ast.parse(ast.unparse(node)).body[0]
-    for new, old in zip(ast.walk(copied), ast.walk(node), strict=False):
-        if hasattr(old, "lineno"):
-            ast.copy_location(new, old)
+    """Return a deep copy of *node*, its locations kept (pickle: twice the speed of unparse)."""
+    copied: ast.stmt = pickle.loads(pickle.dumps(node, pickle.HIGHEST_PROTOCOL))
     return copied
 
 
@@ -1073,10 +1082,15 @@ def _compile(
     free = list(func.__code__.co_freevars)
     outer = ast.parse(f"def __ascreg_factory__({', '.join([*free, *helpers])}): pass").body[0]
     assert isinstance(outer, ast.FunctionDef)
-    outer.body = [definition, ast.Return(value=ast.Name(id=definition.name, ctx=ast.Load()))]
+    made = ast.Return(value=ast.Name(id=definition.name, ctx=ast.Load()))
+    outer.body = [definition, made]
+    for node in ast.walk(made):
+        ast.copy_location(node, definition)
     module = ast.Module(body=[outer], type_ignores=[])
-    ast.fix_missing_locations(module)
-    code = compile(module, func.__code__.co_filename, "exec")
+    try:  # every node the rewrite made has a location: no walk of the whole tree to add them
+        code = compile(module, func.__code__.co_filename, "exec")
+    except (TypeError, ValueError):  # a node without one (a required field missing)
+        code = compile(ast.fix_missing_locations(module), func.__code__.co_filename, "exec")
     factory = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     inner = next(c for c in factory.co_consts if isinstance(c, types.CodeType))
     cells = dict(zip(free, func.__closure__ or (), strict=True))

@@ -24,13 +24,13 @@ import ast
 import contextlib
 import inspect
 import sys
-import textwrap
 import types
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
+from ascreg.engine import source
 from ascreg.engine.scopes import parameters
 
 _SAFE_BUILTINS = frozenset(
@@ -230,21 +230,21 @@ def _definition(func: Any) -> tuple[ast.AST, int] | None:
     A lambda is found in its file's code: the source lines ``inspect`` gives for it are the
     lines around it, not code of their own.
     """
-    code = func.__code__
-    try:
-        if code.co_name == "<lambda>":
-            module = ast.parse(textwrap.dedent("".join(inspect.findsource(func)[0])))
-            lambdas = [
-                node
-                for node in ast.walk(module)
-                if isinstance(node, ast.Lambda)
-                and node.lineno == code.co_firstlineno
-                and [a.arg for a in node.args.args] == list(code.co_varnames[: code.co_argcount])
-            ]
-            return (lambdas[0], 1) if len(lambdas) == 1 else None
-        return ast.parse(textwrap.dedent(inspect.getsource(func))).body[0], code.co_firstlineno
-    except (OSError, TypeError, SyntaxError, IndexError):
+    code = getattr(inspect.unwrap(func), "__code__", None)
+    if code is None:
         return None
+    if code.co_name != "<lambda>":
+        found = source.definition(code)  # (its file's line numbers)
+        return None if found is None else (found, 1)
+    module = source.module_tree(code.co_filename)
+    lambdas = [
+        node
+        for node in (ast.walk(module) if module is not None else ())
+        if isinstance(node, ast.Lambda)
+        and node.lineno == code.co_firstlineno
+        and [a.arg for a in node.args.args] == list(code.co_varnames[: code.co_argcount])
+    ]
+    return (lambdas[0], 1) if len(lambdas) == 1 else None
 
 
 _MISSING = object()

@@ -33,6 +33,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import types
+import typing
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -251,7 +252,7 @@ class _Rewriter(ast.NodeTransformer):
             return node
         self.rewritten += 1
         call = _call("choose", node.test, _thunk(node.body), _thunk(node.orelse))
-        return ast.copy_location(call, node)
+        return _located(call, node)
 
     def visit_If(self, node: ast.If) -> Any:
         self.generic_visit(node)
@@ -268,7 +269,7 @@ class _Rewriter(ast.NodeTransformer):
             ast.copy_location(part, node)  # the template's lines are the if statement's
         ask, branches = shape
         assert isinstance(ask, ast.Assign) and isinstance(branches, ast.If)
-        ask.value = _call("truth", node.test)
+        ask.value = _located(_call("truth", node.test), node)
         either = branches.orelse[0]
         assert isinstance(either, ast.If)
         branches.body = node.body
@@ -283,6 +284,15 @@ def _merge(truth: str, target: ast.expr, value: ast.expr, taken: bool) -> ast.st
     """``target = where(truth, value, target)`` (or, for the other branch, the two swapped)."""
     new, old = _thunk(value), _thunk(_load(target))
     pair = (new, old) if taken else (old, new)
-    return ast.Assign(
+    merged = ast.Assign(
         targets=[target], value=_call("where", ast.Name(id=truth, ctx=ast.Load()), *pair)
     )
+    return _located(merged, target)
+
+
+_Made = typing.TypeVar("_Made", bound=ast.AST)
+
+
+def _located(made: _Made, at: ast.AST) -> _Made:
+    """Give *made* the location of *at*, and its nodes without one their parent's."""
+    return ast.fix_missing_locations(ast.copy_location(made, at))
