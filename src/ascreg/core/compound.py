@@ -30,7 +30,7 @@ import numpy as np
 from ascreg._dtypes import bfloat16_t
 from ascreg.core.arith import BINARY_OPS, abs_lanes
 from ascreg.core.compare import zero_masked
-from ascreg.core.elementary import elementary
+from ascreg.core.elementary import any_set, elementary
 from ascreg.core.fpenv import quiet
 from ascreg.core.masks import lanes_to_bits
 
@@ -76,36 +76,51 @@ def fused_multiply_add(a: Lanes, b: Lanes, c: Lanes) -> Lanes:
             wrapped: Lanes = a.view(unsigned) * b.view(unsigned) + c.view(unsigned)
         return wrapped.view(a.dtype)
     with quiet():  # inf - inf, inf * 0: IEEE NaN results, not warnings
-        product = a.astype(np.float64) * b.astype(np.float64)  # exact: at most 2 x 24 bits
-        addend = c.astype(np.float64)
-        total = product + addend
+        product = np.multiply(a, b, dtype=np.float64)  # exact: at most 2 x 24 bits
+        total = product + c  # (c widened exactly)
         once = _SINGLE_ROUNDING.get(a.dtype)
         if once is not None and not _may_round_twice(total, *once):
             result: Lanes = total.astype(a.dtype)
             return result
-        return _fused_exact(a.dtype, product, addend, total)
+        return _fused_exact(a.dtype, product, c.astype(np.float64), total)
+
+
+def _single_rounding(dropped: int, smallest_normal: float) -> tuple[Lanes, Lanes, Lanes]:
+    """Return the constants of :func:`_may_round_twice` for a lane type (0-d uint64 arrays).
+
+    The mask of the *dropped* low fraction bits, the pattern of a midpoint in them, and the
+    doubled bit pattern of *smallest_normal* less one (see :func:`_may_round_twice`).
+    """
+    smallest = np.array(smallest_normal, np.float64).view(np.uint64)
+    return (
+        np.array((1 << dropped) - 1, np.uint64),
+        np.array(1 << (dropped - 1), np.uint64),
+        (smallest << np.uint64(1)) - np.uint64(1),
+    )
 
 
 _SINGLE_ROUNDING = {
-    np.dtype(np.float32): (29, 2.0**-126),
-    np.dtype(np.float16): (42, 2.0**-14),
+    np.dtype(np.float32): _single_rounding(29, 2.0**-126),
+    np.dtype(np.float16): _single_rounding(42, 2.0**-14),
 }
-"""For the lane types rounded straight from float64: the float64 fraction bits below the lane
-type's last one, and its smallest normal magnitude (see :func:`_may_round_twice`)."""
+"""For the lane types rounded straight from float64 (:func:`_may_round_twice`): float64 has 29
+and 42 fraction bits below float32's and half's last one; their smallest normal magnitudes."""
+_ONE = np.array(1, np.uint64)
 
 
-def _may_round_twice(total: Lanes, dropped: int, smallest_normal: float) -> bool:
+def _may_round_twice(total: Lanes, dropped: Lanes, midpoint: Lanes, tiny_below: Lanes) -> bool:
     """Return whether rounding the float64 sum *total* may differ from rounding the exact sum.
 
     The lane type's values and the midpoints between them are float64 values, and rounding is
     monotonic: a float64 sum that is not such a midpoint lies on the same side of every one
     as the exact sum, so both round to the same lane value. The midpoints of normal results
-    have exactly the top one of the *dropped* fraction bits set; a result below the smallest
-    normal magnitude (whose grid is coarser) is checked the exact way too.
+    have exactly the top one of the *dropped* fraction bits set; a nonzero result below the
+    smallest normal magnitude (whose grid is coarser) is checked the exact way too: doubled,
+    its bit pattern loses the sign, and less one, zero wraps to the top (*tiny_below*: the
+    smallest normal's pattern so treated).
     """
-    low = total.view(np.uint64) & np.uint64((1 << dropped) - 1)
-    tiny = np.abs(total) < smallest_normal
-    return bool(((low == np.uint64(1 << (dropped - 1))) | (tiny & (total != 0))).any())
+    bits = total.view(np.uint64)
+    return any_set((bits & dropped) == midpoint) or any_set(((bits << _ONE) - _ONE) < tiny_below)
 
 
 def _fused_exact(dtype: np.dtype[Any], product: Lanes, addend: Lanes, total: Lanes) -> Lanes:
