@@ -725,13 +725,16 @@ class RowPointer(UbPtr[Any]):
         self._cover(high)
         self._report_enabled(nbytes, widths, self.step if rows.size > 1 else 0, (low, high))
         elements = (rows // self.dtype.size)[:, None] + np.arange(count)
-        enabled = np.broadcast_to(active, elements.shape)
         if values.ndim < 2:  # (one register for every row)
             values = np.broadcast_to(values, elements.shape)
         typed = self._typed()
         if values.dtype != typed.dtype:  # (the lanes' bits, as a store writes them)
             values = values.view(typed.dtype)
-        typed[..., elements[enabled]] = values[..., enabled]  # (every block's rows)
+        # the enabled (row, lane) places in row order, and every block's lanes there: a take
+        # along one axis (a boolean index over the last two axes costs 3.5x as much)
+        picked = np.flatnonzero(np.broadcast_to(active, elements.shape))
+        lanes = values.reshape(*values.shape[:-2], -1).take(picked, axis=-1)
+        typed[..., elements.reshape(-1).take(picked)] = lanes  # (every block's rows)
         return True
 
     def _report_enabled(
