@@ -38,7 +38,7 @@ from ascreg.c_api._types import vector_of
 from ascreg.core import arith, pack
 from ascreg.core import masks as mask_core
 from ascreg.core import reduce as red
-from ascreg.core.arith import BINARY_OPS, SIGN_OPS
+from ascreg.core.arith import ACCUMULATIONS, BINARY_OPS, SIGN_OPS
 from ascreg.core.elementary import UNARY_OPS
 from ascreg.core.shifts import zeroing_shift
 from ascreg.errors import (
@@ -207,6 +207,7 @@ def _binary(op: str, summary: str, example: str, result: str) -> Any:
     return define(
         name,
         formula=staticmethod(BINARY_OPS[family]),
+        accumulate=staticmethod(ACCUMULATIONS[family]) if family in ACCUMULATIONS else None,
         subtract=op == "sub",
         doc=f"""``void {name}(vector_T& dst, vector_T src0, vector_T src1, vector_bool mask)``.
 

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from ascreg._frontend.rules import ROWS
-from ascreg.engine import nested
+from ascreg.engine import chains, nested
 from ascreg.engine.batch import ALL_BLOCKS, Carried, current, fallback
 from ascreg.errors import PURE_MARKER
 from ascreg.machine.hook import ACTIVE
@@ -168,13 +168,15 @@ def scan(op: Any, impl: Any, args: tuple[Any, ...], batch: Any) -> Any:
     held = [reg.held() for reg in registers]
     for reg, value in zip(registers, held, strict=True):
         reg.restore(value)  # as it is (a mask's bits made once): unchanged unless written
+    blocks = ALL_BLOCKS[0]  # a block group's VF: rows of lanes per block (blocks first)
+    if _chained(op, args, batch, blocks):
+        return None
     rows = [
         (reg, value)
         for reg, value in zip(registers, held, strict=True)
         if value is not None and value.ndim > 1
     ]
     written: dict[int, list[Any]] = {}
-    blocks = ALL_BLOCKS[0]  # a block group's VF: rows of lanes per block (blocks first)
     ACTIVE.pop()  # each call is an eager one, on one iteration's lanes
     BLOCK_ROWS[0] = blocks
     try:
@@ -200,6 +202,32 @@ def scan(op: Any, impl: Any, args: tuple[Any, ...], batch: Any) -> Any:
         else:
             reg.restore(first)
     return result
+
+
+def _chained(op: Any, args: tuple[Any, ...], batch: Any, blocks: bool) -> bool:
+    """Run an accumulator step's chain over the iterations at once (:mod:`.chains`); False if not.
+
+    The accumulator holds its value from before the loop (one row, per block in a group),
+    the other operand one row per iteration.
+    """
+    pair = chains.accumulator(op, args)
+    if pair is None:
+        return False
+    acc, x = pair
+    start, steps, count = acc.held(), x.held(), batch.count
+    if blocks:
+        ready = start.ndim == 3 and start.shape[1] == 1 and steps.ndim == 3
+        initial = start
+    else:
+        ready = start.ndim == 1 and steps.ndim == 2
+        initial = start[None, :]
+    if not ready or steps.shape[-2] != count or steps.shape[:-2] != initial.shape[:-2]:
+        return False
+    partials = chains.chain(op, initial, steps)
+    if partials is None:
+        return False
+    batch.carried(acc, start, partials)
+    return True
 
 
 def _iteration(value: Any, k: int) -> Any:

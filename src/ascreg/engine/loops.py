@@ -637,13 +637,22 @@ _MISSING = object()
 
 
 def _resolve(expr: ast.expr, func: Callable[..., Any], local: set[str]) -> Any:
-    """Return the object *expr* names (subscripts dropped), or ``_MISSING``."""
+    """Return the object *expr* names (subscripts dropped), or ``_MISSING``.
+
+    A free name is read from the closure (a factory's parameter) or the module, else it is
+    a builtin's.
+    """
     if isinstance(expr, ast.Subscript):
         return _resolve(expr.value, func, local)
     if isinstance(expr, ast.Attribute):
         base = _resolve(expr.value, func, local)
         return _MISSING if base is _MISSING else getattr(base, expr.attr, _MISSING)
     if isinstance(expr, ast.Name) and expr.id not in local:
+        if isinstance(func, types.FunctionType) and expr.id in func.__code__.co_freevars:
+            try:  # a factory's (a template's) op, from its cell
+                return _cells(func)[expr.id]
+            except KeyError:  # (an unset cell)
+                return _MISSING
         found = func.__globals__.get(expr.id, _MISSING)
         return getattr(builtins, expr.id, _MISSING) if found is _MISSING else found
     return _MISSING

@@ -53,6 +53,7 @@ from typing import Any
 
 import numpy as np
 
+from ascreg.engine import chains
 from ascreg.engine.batch import (
     _ACTIVE,
     MAX_ITERATIONS,
@@ -379,6 +380,16 @@ def scan(op: Any, impl: Any, args: tuple[Any, ...], batch: Batch) -> Any:
     entered = {id(r) for r in registers if id(r) not in journal and id(r) not in phase.registers}
     for reg, value in zip(registers, held, strict=True):  # its writes carry it on, unchecked
         journal.setdefault(id(reg), (reg, value, _layout(reg)))
+    chained = _chained(op, args, m, rows)
+    if chained is not None:
+        acc, partials = chained
+        if rows // m > 1 and id(acc) in entered:  # (as the calls one by one would say)
+            raise fallback(f"{op.name} carries {type(acc).__name__} across the outer loop too")
+        batch.serial += m
+        batch.touched.clear()
+        acc.restore(partials)
+        batch.scanned[id(acc)] = batch.serial
+        return None
     written: dict[int, list[Any]] = {}
     batch.count = rows // m
     result = None
@@ -421,6 +432,36 @@ def scan(op: Any, impl: Any, args: tuple[Any, ...], batch: Batch) -> Any:
         reg.restore(np.stack(found, axis=len(shape) - 1).reshape(*shape[:-2], rows, -1))
         batch.scanned[id(reg)] = batch.serial
     return result
+
+
+def _chained(
+    op: Any, args: tuple[Any, ...], m: int, rows: int
+) -> tuple[Any, np.ndarray[Any, Any]] | None:
+    """Return the accumulator and its rows after an accumulator step's chain (:mod:`.chains`).
+
+    The other operand holds one row per (outer, inner) iteration; the accumulator one row
+    each too (its value at inner iteration 0 is its first row of each outer iteration), or
+    one value for all. None when the chain does not apply.
+    """
+    pair = chains.accumulator(op, args)
+    if pair is None:
+        return None
+    acc, x = pair
+    start, steps = acc.held(), x.held()
+    if not _per_row(steps) or steps.shape[-2] != rows:
+        return None
+    lead, lanes = steps.shape[:-2], steps.shape[-1]
+    if _per_row(start):
+        first = start[..., 0::m, :]
+    elif start.ndim == 1:
+        first = np.broadcast_to(start, (*lead, rows // m, lanes))
+    else:
+        return None
+    if first.shape != (*lead, rows // m, lanes):
+        return None
+    split = steps.reshape(*lead, rows // m, m, lanes)
+    partials = chains.chain(op, first[..., None, :], split)
+    return None if partials is None else (acc, partials.reshape(*lead, rows, lanes))
 
 
 def _per_row(value: Any) -> bool:

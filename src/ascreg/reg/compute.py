@@ -27,7 +27,7 @@ from ascreg._frontend import compute as shared
 from ascreg._frontend import operands
 from ascreg._frontend.template import NO_ARGS, define
 from ascreg._spec import SPECS
-from ascreg.core.arith import BINARY_OPS
+from ascreg.core.arith import ACCUMULATIONS, BINARY_OPS
 from ascreg.core.shifts import zeroing_shift
 from ascreg.enums import CMPMODE, HighLowPart, MaskMergeMode
 from ascreg.errors import AscregTypeError, UnsupportedError
@@ -233,6 +233,7 @@ def _binary_op(
         doc=doc,
         enum_kinds=(MaskMergeMode,),
         formula=staticmethod(BINARY_OPS[name]),
+        accumulate=staticmethod(ACCUMULATIONS[name]) if name in ACCUMULATIONS else None,
         logic=logic,
         subtract=name == "Sub",
     )(shared.binary_or_carry if carry else shared.binary)
