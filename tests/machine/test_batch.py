@@ -18,10 +18,10 @@ import pytest
 import ascreg
 from ascreg import (
     CMPMODE,
-    LoadDist,
     PostLiteral,
     Ref,
     Reg,
+    StoreDist,
     UbPtr,
     UnifiedBuffer,
     float32_t,
@@ -393,27 +393,27 @@ def test_explain_and_top_level_export() -> None:
 
 @ascreg.__simd_vf__
 def store_then_unknown_op(dst: UbPtr[uint16_t], src: UbPtr[uint16_t], n: int) -> None:
-    """Stores come first; then a form no batching rule takes (a dual load) undoes the attempt."""
+    """Stores come first; then a form no batching rule takes (a dual store) undoes the attempt."""
     x, idx, g = Reg.RegTensor[uint16_t](), Reg.RegTensor[uint16_t](), Reg.RegTensor[uint16_t]()
     full = Reg.CreateMask[uint16_t]()
     for i in range(n):
         Reg.LoadAlign(x, src + i * L16)
         Reg.Add(x, x, x, full)
         Reg.StoreAlign(dst + i * L16, x, full)
-        Reg.LoadAlign[uint16_t, LoadDist.DIST_DINTLV_B16](idx, g, src)
+        Reg.LoadAlign(idx, src)
         Reg.Add(g, x, idx, full)
-        Reg.StoreAlign(src + i * L16, g, full)
+        Reg.StoreAlign[uint16_t, StoreDist.DIST_INTLV_B16](src + 2 * i * L16, x, g, full)
 
 
 def test_rollback_then_eager(caplog: pytest.LogCaptureFixture) -> None:
     def scenario(ub: UnifiedBuffer) -> Any:
-        src, dst = ub.alloc(uint16_t, 3 * L16), ub.alloc(uint16_t, 3 * L16)
-        src.write(np.arange(3 * L16) % 7)
+        src, dst = ub.alloc(uint16_t, 6 * L16), ub.alloc(uint16_t, 3 * L16)
+        src.write(np.arange(6 * L16) % 7)
         store_then_unknown_op(dst, src, 3)
-        return src.read(3 * L16), dst.read(3 * L16)
+        return src.read(6 * L16), dst.read(3 * L16)
 
     _, _, lines = differential(scenario, caplog)
-    assert "Reg.LoadAlign does not run on a batch in this form" in eager_reason(lines)
+    assert "Reg.StoreAlign does not run on a batch in this form" in eager_reason(lines)
 
 
 def test_rollback_restores_the_block_state(caplog: pytest.LogCaptureFixture) -> None:

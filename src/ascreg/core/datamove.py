@@ -248,8 +248,10 @@ def deinterleave(elements: Lanes) -> tuple[Lanes, Lanes]:
     --------
     >>> deinterleave(np.arange(6))
     (array([0, 2, 4]), array([1, 3, 5]))
+
+    Along the last axis: each row of a batched loop's loads is split alone.
     """
-    return elements[0::2].copy(), elements[1::2].copy()
+    return elements[..., 0::2].copy(), elements[..., 1::2].copy()
 
 
 @attrs.frozen

@@ -234,7 +234,7 @@ def _judge(loop: _Loop, func: Callable[..., Any], local: set[str]) -> None:
     _header(node, func, local)
     assert isinstance(node.target, ast.Name)
     body = _Body(func, local)
-    stored = {node.target.id} | _stores(node.body)
+    stored = {node.target.id} | _stores(node.body, func, local)
     definite = body.block(node.body, {node.target.id}, stored)
     loop.assigned = [n for n in _ordered_stores(node.body) if n != node.target.id]
     loop.maybe = [n for n in loop.assigned if n not in definite]
@@ -289,9 +289,58 @@ def _header(node: ast.For, func: Callable[..., Any], local: set[str]) -> None:
         raise _Refusal("it does not iterate over range(...)")
 
 
-def _stores(body: list[ast.stmt]) -> set[str]:
-    """Return every name *body* assigns, nested statements included."""
-    return set(_ordered_stores(body))
+def _stores(body: list[ast.stmt], func: Callable[..., Any], local: set[str]) -> set[str]:
+    """Return every name *body* assigns, nested statements included (not a dead branch's)."""
+    return set(_ordered_stores(_live(body, func, local)))
+
+
+def _live(statements: list[ast.stmt], func: Callable[..., Any], local: set[str]) -> list[ast.stmt]:
+    """Return *statements* with each ``if`` the analysis decides (:func:`_decided`) as its branch.
+
+    The ``if`` statements of nested loops are kept whole (each loop's own analysis decides
+    them).
+    """
+    live: list[ast.stmt] = []
+    for statement in statements:
+        if not isinstance(statement, ast.If):
+            live.append(statement)
+            continue
+        truth = _decided(statement.test, func, local)
+        if truth is None:
+            live.append(statement)
+        else:
+            live += _live(statement.body if truth else statement.orelse, func, local)
+    return live
+
+
+def _decided(test: ast.expr, func: Callable[..., Any], local: set[str]) -> bool | None:
+    """Return the value of an ``if`` test that names two classes, else None.
+
+    ``A is B``, ``A is not B`` (or ``not`` of them), where each side is a name (or a name's
+    attribute) the closure or the module binds to a class: a template's type parameter
+    (``if U is complex32``, ``if T_in is float32_t``). Such a test has the same value every
+    time the function runs, so only its branch's names count (a name the other branch
+    assigns is not carried).
+    """
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _decided(test.operand, func, local)
+        return None if inner is None else not inner
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    sides = (test.left, test.comparators[0])
+    if not isinstance(test.ops[0], ast.Is | ast.IsNot) or not all(map(_named, sides)):
+        return None
+    left, right = (_resolve(side, func, local) for side in sides)
+    if not (isinstance(left, type) and isinstance(right, type)):
+        return None
+    return (left is right) is isinstance(test.ops[0], ast.Is)
+
+
+def _named(expr: ast.expr) -> bool:
+    """Say whether *expr* is a name or a chain of attributes of one (no call, no subscript)."""
+    while isinstance(expr, ast.Attribute):
+        expr = expr.value
+    return isinstance(expr, ast.Name)
 
 
 def _ordered_stores(body: list[ast.stmt]) -> list[str]:
@@ -370,6 +419,9 @@ class _Body:
             return definite  # an empty range assigns nothing
         if isinstance(statement, ast.If):
             self.expressions(statement.test, definite, stored)
+            truth = _decided(statement.test, self.func, self.local)
+            if truth is not None:  # (a template's type test: only its branch ever runs)
+                return self.block(statement.body if truth else statement.orelse, definite, stored)
             then = self.block(statement.body, definite, stored)
             other = self.block(statement.orelse, definite, stored)
             return then & other

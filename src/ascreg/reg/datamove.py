@@ -176,9 +176,17 @@ def _batched_load(op: Any, args: tuple[Any, ...], batch: Any) -> tuple[Any, ...]
     """Admit ``LoadAlign(dst, src)`` (or post-update): one address per iteration.
 
     Any single-register dist: each mode builds an iteration's lanes from its own elements; a
-    MaskReg its bits from its own bytes.
+    MaskReg its bits from its own bytes. The dual (DINTLV) form ``LoadAlign(dst0, dst1,
+    src)`` too: each iteration's two registers of its own ``2 * VL`` bytes.
     """
-    if len(args) != 2 + op.post or op.blocks:
+    if op.blocks:
+        return None
+    dual = core.LOAD_MODES.get(op.dist, _DUAL).dual
+    if dual and len(args) == 3 + op.post and isinstance(args[1], RegTensor):
+        if not (rules.one_block(args[0], op.post) and rules.one_block(args[1], op.post)):
+            return None
+        return (*args[:2], rules.access_address(op.post, args[2], args[3:], batch), *args[3:])
+    if len(args) != 2 + op.post:
         return None
     if isinstance(args[0], MaskReg) and op.mask_dist is not None:
         at = rules.mask_access_address(op.post, args[1], args[2:], batch)
