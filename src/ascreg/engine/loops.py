@@ -12,9 +12,12 @@ mask, pointer and index code whose Python control flow is the same in every iter
   nested ``for`` over ``range`` built of such statements (no ``while``, ``break``,
   ``continue``, ``return``, ``try``, ``with``, ``del``, ``assert``); a nested loop runs
   flattened into the batched one, outer x inner rows (:mod:`ascreg.engine.nested`), or, when
-  its iterations carry a register (an accumulator), in order inside it, and an ``if`` on a
-  per-iteration value stops the batch at run time;
-* every call is an ascreg op (a row of ``ascreg._spec``), a register, mask or ``Ref``
+  its iterations carry a register (an accumulator), in order inside it (as one chain when
+  the op's row declares it, :mod:`ascreg.engine.chains`), and an ``if`` on a per-iteration
+  value stops the batch at run time; an ``if`` on a template's type test (``U is complex32``:
+  two classes the closure or module names) is decided once, only its branch counts;
+* every call is an ascreg op (a row of ``ascreg._spec``; named by the module, or by the
+  closure: a factory's op), a register, mask or ``Ref``
   constructor, a numpy scalar type or ``float``/``int``/``bool`` (``np.float32(1.0)``),
   ``min``/``max``/``abs``, ``range`` (a nested loop's), a C cast to an ascreg scalar
   (``float32_t(1)``, ``uint32_t(i)``), or a helper whose own body follows the same rules (it
