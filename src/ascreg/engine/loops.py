@@ -140,6 +140,8 @@ class _Loop:
         """The module names the helpers it calls read, as ``(globals, name)`` pairs."""
         self.checked: set[tuple[int, int]] = set()
         """Where the body calls a method checked pure when it runs batched (line, column)."""
+        self.assigns_ref = False
+        """Whether the body assigns a ``Ref``'s ``.value`` (the batched copy rewrites it)."""
         self.receivers: tuple[tuple[int, tuple[str, ...]], ...] = ()
         """The inputs (by position) whose pure methods the body calls, and those methods."""
 
@@ -249,6 +251,7 @@ def _judge(loop: _Loop, func: Callable[..., Any], local: set[str]) -> None:
     loop.local = [name for name in loop.inputs or () if name in local]
     loop.extras = tuple(body.extras.values())
     loop.checked = body.checked
+    loop.assigns_ref = body.assigns_ref
 
 
 def _receivers(
@@ -394,6 +397,8 @@ class _Body:
         self.extras: dict[tuple[int, str], tuple[dict[str, Any], str]] = {}
         self.checked: set[tuple[int, int]] = set()
         """Where the body calls a method the batched run checks is pure (line, column)."""
+        self.assigns_ref = False
+        """Whether the body assigns a ``Ref``'s ``.value``."""
         self.receivers: dict[str, set[str]] = {}
         """The names whose pure methods the body calls without arguments, and those methods."""
         self.receiver_nodes: set[int] = set()
@@ -433,6 +438,7 @@ class _Body:
         targets: list[ast.expr] = []
         ref = _assigned_ref(statement)
         if ref is not None and isinstance(statement, ast.Assign):  # ``ref.value = x``: journaled
+            self.assigns_ref = True
             if ref in stored:
                 raise _Refusal(f"it assigns {ref}.value, and {ref} is assigned in the body")
             self.carried({ref}, definite, stored)
@@ -1007,7 +1013,10 @@ def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
     trial = retrying.body[0]
     assert isinstance(trial, ast.Try)
     at = next(k for k, s in enumerate(trial.body) if isinstance(s, ast.Pass))
-    trial.body[at : at + 1] = [_Batched(loop.checked).visit(_copy(s)) for s in node.body]
+    copies = [_copy(s) for s in node.body]
+    if loop.checked or loop.assigns_ref:  # (else the batched copy is the body as written)
+        copies = [_Batched(loop.checked).visit(c) for c in copies]
+    trial.body[at : at + 1] = copies
     eager.body = node.body
     return statements
 

@@ -110,6 +110,8 @@ def as_functions(definition: ast.FunctionDef, movables: list[Movable]) -> None:
     and puts back (a flattened loop's rows), which the function shares (``nonlocal``); the
     names a block copies in are the function's parameters.
     """
+    if not movables:  # (a VF: no scope to move; no walk of its rewritten tree)
+        return
     wanted = {id(movable.block): movable for movable in movables}
     outside = _used_outside_all([movable.block for movable in movables], definition)
     for holder in _statement_lists(definition):
