@@ -43,7 +43,7 @@ from ascreg.basic import (
     PipeBarrier,
     asc_vf_call,
 )
-from ascreg.engine import groups
+from ascreg.engine import chains, groups
 from ascreg.engine.batch import RowPointer
 from ascreg.engine.groups import BlockGmPtr, BlockLanes, Divergent, GroupRefused
 from ascreg.engine.groups import group as group_state
@@ -666,15 +666,29 @@ def minus_max(dst: UbPtr[float32_t], src: UbPtr[float32_t], count: int) -> None:
 
 @pytest.mark.parametrize("vf", [running_max, minus_max])
 def test_a_vf_with_a_carried_register_gives_its_blocks_results(
-    vf: Any, group_log: pytest.LogCaptureFixture, without_groups: Any
+    vf: Any,
+    group_log: pytest.LogCaptureFixture,
+    without_groups: Any,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     kernel = one_vf_kernel(vf, N, out=64 if vf is running_max else N)
     source = np.random.default_rng(2).standard_normal(4 * N).astype(np.float32)
+    chained: list[tuple[int, ...]] = []  # the accumulator chains run, by their steps' shape
+    chain = chains.chain
+
+    def counted(op: Any, initial: Any, steps: Any) -> Any:
+        result = chain(op, initial, steps)
+        chained.append(steps.shape if result is not None else ())
+        return result
+
+    monkeypatch.setattr(chains, "chain", counted)
 
     def run() -> np.ndarray[Any, Any]:
         return _run_one_vf(kernel, 4, source)
 
     grouped = run()
+    if vf is minus_max:  # the group's Max chain: every block's rows at once (blocks first)
+        assert (4, N // 64, 64) in chained
     np.testing.assert_array_equal(grouped, without_groups(run))
     rows = source.reshape(4, -1, 64)
     if vf is running_max:  # its store after the loop: the VF runs block by block

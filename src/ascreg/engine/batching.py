@@ -207,17 +207,18 @@ def scan(op: Any, impl: Any, args: tuple[Any, ...], batch: Any) -> Any:
 def _chained(op: Any, args: tuple[Any, ...], batch: Any, blocks: bool) -> bool:
     """Run an accumulator step's chain over the iterations at once (:mod:`.chains`); False if not.
 
-    The accumulator holds its value from before the loop (one row, per block in a group),
-    the other operand one row per iteration.
+    The accumulator holds its value from before the loop (one row; in a group one for all
+    blocks or one per block), the other operand one row per iteration.
     """
     pair = chains.accumulator(op, args)
     if pair is None:
         return False
     acc, x = pair
     start, steps, count = acc.held(), x.held(), batch.count
-    if blocks:
-        ready = start.ndim == 3 and start.shape[1] == 1 and steps.ndim == 3
-        initial = start
+    if blocks:  # (one value for every block, or one row per block)
+        ready = steps.ndim == 3 and (start.ndim == 1 or (start.ndim == 3 and start.shape[1] == 1))
+        lanes = start.shape[-1]
+        initial = np.broadcast_to(start, (steps.shape[0], 1, lanes)) if ready else start
     else:
         ready = start.ndim == 1 and steps.ndim == 2
         initial = start[None, :]
