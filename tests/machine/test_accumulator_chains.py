@@ -16,7 +16,7 @@ import pytest
 from tests.machine.test_batch import differential
 
 import ascreg
-from ascreg import Reg, UbPtr, UnifiedBuffer, bfloat16_t, float32_t, half, int16_t
+from ascreg import Reg, UbPtr, UnifiedBuffer, bfloat16_t, float32_t, half, int16_t, uint32_t
 from ascreg.engine import chains
 
 ROWS, STEPS = 5, 6
@@ -154,5 +154,32 @@ def test_other_accumulators_run_call_by_call(
     form: int, dtype: Any, flag: Any, chained: list[bool], caplog: pytest.LogCaptureFixture
 ) -> None:
     _, error, _ = differential(_run(VFS["Add"][form], dtype, flag, False), caplog)
+    assert not error
+    assert not any(chained)
+
+
+@ascreg.__simd_vf__
+def view_sum(dst: UbPtr[Any], src: UbPtr[Any]) -> None:
+    """An accumulator that is a view of another register (its storage's bytes)."""
+    acc, x, full = Reg.RegTensor[float32_t](), Reg.RegTensor[uint32_t](), Reg.CreateMask[uint32_t]()
+    Reg.LoadAlign(acc, src)
+    bits = Reg.RegTensor[uint32_t](acc)
+    for i in range(STEPS):
+        Reg.LoadAlign(x, src.cast(uint32_t) + (i + 1) * 64)
+        Reg.Add(bits, bits, x, full)
+    Reg.StoreAlign(dst, acc, Reg.CreateMask[float32_t]())
+
+
+def test_a_view_accumulator_runs_call_by_call(
+    chained: list[bool], caplog: pytest.LogCaptureFixture
+) -> None:
+    def scenario(ub: UnifiedBuffer) -> Any:
+        src, dst = ub.alloc(float32_t, (STEPS + 1) * 64), ub.alloc(float32_t, 64)
+        src.write(_values(float32_t, (STEPS + 1) * 64, 5, False))
+        view_sum(dst, src)
+        view_sum(dst, src)
+        return dst.read(64).view(np.uint32)
+
+    _, error, _ = differential(scenario, caplog)
     assert not error
     assert not any(chained)

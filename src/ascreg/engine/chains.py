@@ -37,7 +37,7 @@ import numpy as np
 
 from ascreg._frontend.operands import lane_enables
 from ascreg.core.elementary import any_set
-from ascreg.machine.registers import MaskReg, RegTensor
+from ascreg.machine.registers import MaskReg, RegTensor, storage
 
 Lanes = np.ndarray[Any, Any]
 
@@ -65,6 +65,8 @@ def accumulator(op: Any, args: tuple[Any, ...]) -> tuple[Any, Any] | None:
     if first is not acc or x is acc or not isinstance(mask, MaskReg):
         return None
     if not isinstance(acc, RegTensor) or type(x) is not type(acc):
+        return None
+    if storage(acc) is not acc or storage(x) is not x:  # (a view: its storage's bytes)
         return None
     lanes = (acc.held(), x.held(), mask.held())
     if any(type(held) is not np.ndarray for held in lanes):  # unwritten, or undefined lanes
