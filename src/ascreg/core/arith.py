@@ -221,13 +221,10 @@ def _accumulation(ufunc: Any, *, signed_zeros: bool) -> Callable[[Lanes, Lanes],
         if steps.dtype == _BFLOAT16 or initial.dtype != steps.dtype:
             return None
         partials = np.empty(steps.shape, steps.dtype)
-        token = STATE.set(IGNORE)  # IEEE overflow/NaN results are data, not warnings
-        try:
+        with quiet():  # IEEE overflow/NaN results are data, not warnings
             ufunc(initial[..., 0, :], steps[..., 0, :], out=partials[..., 0, :])
             for k in range(1, steps.shape[-2]):
                 ufunc(partials[..., k - 1, :], steps[..., k, :], out=partials[..., k, :])
-        finally:
-            STATE.reset(token)
         if signed_zeros and steps.dtype.kind == "f" and any_set(partials == 0):
             return None
         return partials

@@ -59,7 +59,6 @@ from __future__ import annotations
 import ast
 import builtins
 import inspect
-import pickle
 import textwrap
 import types
 import typing
@@ -1013,18 +1012,12 @@ def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
     trial = retrying.body[0]
     assert isinstance(trial, ast.Try)
     at = next(k for k, s in enumerate(trial.body) if isinstance(s, ast.Pass))
-    copies = [_copy(s) for s in node.body]
+    copies = [source.copied(s) for s in node.body]
     if loop.checked or loop.assigns_ref:  # (else the batched copy is the body as written)
         copies = [_Batched(loop.checked).visit(c) for c in copies]
     trial.body[at : at + 1] = copies
     eager.body = node.body
     return statements
-
-
-def _copy(node: ast.stmt) -> ast.stmt:
-    """Return a deep copy of *node*, its locations kept (pickle: twice the speed of unparse)."""
-    copied: ast.stmt = pickle.loads(pickle.dumps(node, pickle.HIGHEST_PROTOCOL))
-    return copied
 
 
 class _Replace(ast.NodeTransformer):
@@ -1156,9 +1149,7 @@ def _compile(
     outer = ast.parse(f"def __ascreg_factory__({', '.join([*free, *helpers])}): pass").body[0]
     assert isinstance(outer, ast.FunctionDef)
     made = ast.Return(value=ast.Name(id=definition.name, ctx=ast.Load()))
-    outer.body = [definition, made]
-    for node in ast.walk(made):
-        ast.copy_location(node, definition)
+    outer.body = [definition, source.located(made, definition)]
     module = ast.Module(body=[outer], type_ignores=[])
     try:  # every node the rewrite made has a location: no walk of the whole tree to add them
         code = compile(module, func.__code__.co_filename, "exec")

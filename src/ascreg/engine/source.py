@@ -23,7 +23,9 @@ import ast
 import linecache
 import pickle
 import types
-from typing import Any
+from typing import Any, TypeVar
+
+Node = TypeVar("Node", bound=ast.AST)
 
 _FILES: dict[str, tuple[list[str], dict[tuple[int, str], Any]]] = {}
 """Per file name: the lines it was parsed from (:mod:`linecache`'s list) and, per function
@@ -54,6 +56,38 @@ def definition(code: types.CodeType) -> ast.FunctionDef | None:
         found = functions[key] = pickle.dumps(found, pickle.HIGHEST_PROTOCOL)
     copy: ast.FunctionDef = pickle.loads(found)
     return copy
+
+
+def copied(node: Node) -> Node:
+    """Return a deep copy of the syntax tree *node*, its locations kept.
+
+    (A pickle round trip: twice the speed of ``ast.parse(ast.unparse(node))``.)
+
+    Examples
+    --------
+    >>> tree = ast.parse("x = 1").body[0]
+    >>> copy = copied(tree)
+    >>> copy is not tree and ast.dump(copy, include_attributes=True) == ast.dump(tree, include_attributes=True)
+    True
+    """
+    copy: Node = pickle.loads(pickle.dumps(node, pickle.HIGHEST_PROTOCOL))
+    return copy
+
+
+def located(made: Node, at: ast.AST) -> Node:
+    r"""Give the node *made* the location of *at*, and its nodes without one their parent's.
+
+    What a rewrite makes (a call, an assignment) then compiles without a walk of the whole
+    tree (``ast.fix_missing_locations`` of the module).
+
+    Examples
+    --------
+    >>> at = ast.parse("\n\ny = 2").body[0]
+    >>> made = located(ast.Expr(value=ast.Name(id="y", ctx=ast.Load())), at)
+    >>> made.lineno, made.value.lineno
+    (3, 3)
+    """
+    return ast.fix_missing_locations(ast.copy_location(made, at))
 
 
 def module_tree(filename: str) -> ast.Module | None:

@@ -33,13 +33,12 @@ from __future__ import annotations
 import ast
 import contextlib
 import types
-import typing
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
-from ascreg.engine import loops
+from ascreg.engine import loops, source
 from ascreg.engine.groups.values import BlockLanes, Divergent, per_block
 
 _NAMES = {"truth": "__ascreg_truth__", "where": "__ascreg_where__", "choose": "__ascreg_choose__"}
@@ -252,7 +251,7 @@ class _Rewriter(ast.NodeTransformer):
             return node
         self.rewritten += 1
         call = _call("choose", node.test, _thunk(node.body), _thunk(node.orelse))
-        return _located(call, node)
+        return source.located(call, node)
 
     def visit_If(self, node: ast.If) -> Any:
         self.generic_visit(node)
@@ -269,7 +268,7 @@ class _Rewriter(ast.NodeTransformer):
             ast.copy_location(part, node)  # the template's lines are the if statement's
         ask, branches = shape
         assert isinstance(ask, ast.Assign) and isinstance(branches, ast.If)
-        ask.value = _located(_call("truth", node.test), node)
+        ask.value = source.located(_call("truth", node.test), node)
         either = branches.orelse[0]
         assert isinstance(either, ast.If)
         branches.body = node.body
@@ -287,12 +286,4 @@ def _merge(truth: str, target: ast.expr, value: ast.expr, taken: bool) -> ast.st
     merged = ast.Assign(
         targets=[target], value=_call("where", ast.Name(id=truth, ctx=ast.Load()), *pair)
     )
-    return _located(merged, target)
-
-
-_Made = typing.TypeVar("_Made", bound=ast.AST)
-
-
-def _located(made: _Made, at: ast.AST) -> _Made:
-    """Give *made* the location of *at*, and its nodes without one their parent's."""
-    return ast.fix_missing_locations(ast.copy_location(made, at))
+    return source.located(merged, target)
